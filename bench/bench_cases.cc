@@ -1,0 +1,280 @@
+#include "bench/bench_cases.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+namespace calcjit::bench {
+
+namespace {
+
+// The mode name of each backend: "evaluated" is what the original study
+// called the reference interpreter. A new backend is one more row.
+struct BackendMode {
+  Backend backend;
+  const char* mode;
+};
+constexpr BackendMode kBackendModes[] = {
+    {Backend::kReference, "evaluated"},
+    {Backend::kVm, "vm"},
+    {Backend::kJit, "jit"},
+};
+
+// The hand-written loops: what a careful engineer writes for one formula
+// over float arrays, compiled with the project's flags (-O3
+// -ffp-contract=off, no -march: the compiler vectorizes with SSE2), with no
+// intrinsics. The same operations in the same order as the contract, so the
+// same bits.
+void ManualQux(const float* foo, const float* bar, const float* baz, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = foo[i] / (bar[i] + baz[i]);
+}
+
+// One pass over the ten columns, summed left to right as the contract's
+// left-nested tree does (a column-at-a-time accumulation would read and
+// write `out` ten times).
+void ManualSum10(std::span<const float* const> x, float* out, std::size_t n) {
+  const float* x0 = x[0];
+  const float* x1 = x[1];
+  const float* x2 = x[2];
+  const float* x3 = x[3];
+  const float* x4 = x[4];
+  const float* x5 = x[5];
+  const float* x6 = x[6];
+  const float* x7 = x[7];
+  const float* x8 = x[8];
+  const float* x9 = x[9];
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = x0[i] + x1[i] + x2[i] + x3[i] + x4[i] + x5[i] + x6[i] + x7[i] + x8[i] + x9[i];
+  }
+}
+
+void RunManualQux(std::span<const float* const> inputs, float* out, std::size_t n) {
+  ManualQux(inputs[0], inputs[1], inputs[2], out, n);
+}
+
+bool SameBits(float a, float b) {
+  return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+}
+
+std::string DescribeMismatch(const char* what, std::size_t item, float expected, float actual) {
+  char buffer[200];
+  std::snprintf(buffer, sizeof(buffer), "%s, item %zu: %.9g (0x%08x) instead of %.9g (0x%08x)",
+                what, item, static_cast<double>(actual), std::bit_cast<std::uint32_t>(actual),
+                static_cast<double>(expected), std::bit_cast<std::uint32_t>(expected));
+  return buffer;
+}
+
+std::vector<float> UniformColumn(const UniformInput& input, std::size_t n) {
+  example::ExampleRng rng(example::StreamSeed(kDataSeed, input.name));
+  std::vector<float> column(n);
+  // lo + (hi - lo) * u can round up to hi; keep the range half-open.
+  const float below_hi = std::nextafter(input.hi, input.lo);
+  for (float& v : column) v = std::min(rng.UniformFloat(input.lo, input.hi), below_hi);
+  return column;
+}
+
+// A seed formula, its inputs generated once; the manual loop's output is the
+// expected result of every mode.
+class SeedWorkload final : public Workload {
+ public:
+  SeedWorkload(const SeedCase& seed_case, std::size_t n) : case_(seed_case), n_(n) {
+    for (const UniformInput& input : seed_case.inputs) {
+      columns_.push_back(UniformColumn(input, n));
+      pointers_.push_back(columns_.back().data());
+    }
+    output_.assign(n, 0.0f);
+    expected_.assign(n, 0.0f);
+    case_.manual(pointers_, expected_.data(), n);
+  }
+
+  Status Bind(const Mode& mode) {
+    if (!mode.backend) return Status::Ok();
+    Result<FeatureSet> set = FeatureSet::Parse(case_.text, Format::kText);
+    if (!set.ok()) return set.status();
+    EngineOptions options;
+    options.backend = *mode.backend;
+    options.outputs = {case_.output};
+    Result<Engine> engine = Engine::Compile(*set, options);
+    if (!engine.ok()) return engine.status();
+    engine_.emplace(std::move(engine).value());
+    batch_.emplace(*engine_);
+    batch_->SetItemCount(n_);
+    for (std::size_t k = 0; k < columns_.size(); ++k) {
+      CALCJIT_RETURN_IF_ERROR(batch_->BindInput(case_.inputs[k].name, columns_[k]));
+    }
+    return batch_->BindOutput(case_.output, output_);
+  }
+
+  Status Run() override {
+    if (!engine_) {
+      case_.manual(pointers_, output_.data(), n_);
+      return Status::Ok();
+    }
+    return engine_->Evaluate(*batch_);
+  }
+
+  std::string Check() override {
+    for (std::size_t i = 0; i < n_; ++i) {
+      if (!SameBits(expected_[i], output_[i])) {
+        return DescribeMismatch(case_.output, i, expected_[i], output_[i]);
+      }
+    }
+    return "";
+  }
+
+  std::size_t item_count() const override { return n_; }
+
+ private:
+  const SeedCase& case_;
+  std::size_t n_;
+  std::vector<std::vector<float>> columns_;
+  std::vector<const float*> pointers_;
+  std::vector<float> output_;
+  std::vector<float> expected_;
+  std::optional<Engine> engine_;
+  std::optional<Batch> batch_;
+};
+
+Result<FeatureSet> ReadRankingSet() {
+  return FeatureSet::ReadFile(CALCJIT_EXAMPLE_SET_PATH, Format::kText);
+}
+
+// The example set, every output, on one generated query; outputs stay in the
+// batch's own buffers (reused across evaluations).
+class RankingWorkload final : public Workload {
+ public:
+  static Result<std::unique_ptr<Workload>> Make(Backend backend, std::size_t n) {
+    Result<FeatureSet> set = ReadRankingSet();
+    if (!set.ok()) return set.status();
+    EngineOptions options;
+    options.backend = backend;
+    Result<Engine> engine = Engine::Compile(*set, options);
+    if (!engine.ok()) return engine.status();
+    auto workload = std::unique_ptr<RankingWorkload>(
+        new RankingWorkload(std::move(engine).value(), n, backend == Backend::kReference));
+    CALCJIT_RETURN_IF_ERROR(example::BindExampleQuery(workload->query_, workload->batch_));
+    if (backend != Backend::kReference) {
+      // The expected bits: the reference interpreter on the same data.
+      options.backend = Backend::kReference;
+      Result<Engine> reference = Engine::Compile(*set, options);
+      if (!reference.ok()) return reference.status();
+      Batch batch(*reference);
+      CALCJIT_RETURN_IF_ERROR(example::BindExampleQuery(workload->query_, batch));
+      CALCJIT_RETURN_IF_ERROR(reference->Evaluate(batch));
+      for (std::size_t k = 0; k < reference->schema().outputs.size(); ++k) {
+        const std::span<const float> column = batch.Output(k);
+        workload->expected_.emplace_back(column.begin(), column.end());
+      }
+    }
+    return std::unique_ptr<Workload>(std::move(workload));
+  }
+
+  Status Run() override { return engine_.Evaluate(batch_); }
+
+  std::string Check() override {
+    const Schema& schema = engine_.schema();
+    if (is_reference_) {
+      const std::optional<std::size_t> score = schema.FindOutput("score");
+      if (!score) return "the example set has no output 'score'";
+      const std::span<const float> values = batch_.Output(*score);
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        if (!(values[i] >= 0.0f && values[i] <= 1.0f)) {
+          return DescribeMismatch("score is not in [0, 1]", i, 0.5f, values[i]);
+        }
+      }
+      return "";
+    }
+    for (std::size_t k = 0; k < expected_.size(); ++k) {
+      const std::span<const float> values = batch_.Output(k);
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        // The contract's NaN is always 0x7FC00000, so bits compare NaNs too.
+        if (!SameBits(expected_[k][i], values[i])) {
+          return DescribeMismatch(schema.outputs[k].c_str(), i, expected_[k][i], values[i]);
+        }
+      }
+    }
+    return "";
+  }
+
+  std::size_t item_count() const override { return query_.item_count; }
+
+ private:
+  RankingWorkload(Engine engine, std::size_t n, bool is_reference)
+      : engine_(std::move(engine)),
+        batch_(engine_),
+        query_(example::GenerateExampleQuery(engine_.schema(), n, kDataSeed)),
+        is_reference_(is_reference) {}
+
+  Engine engine_;
+  Batch batch_;
+  example::ExampleQuery query_;
+  bool is_reference_;
+  std::vector<std::vector<float>> expected_;  // by output; backends other than the reference
+};
+
+}  // namespace
+
+std::vector<Mode> AvailableModes() {
+  std::vector<Mode> modes = {Mode{"manual", std::nullopt}};
+  for (const BackendMode& row : kBackendModes) {
+    if (IsBackendAvailable(row.backend)) modes.push_back(Mode{row.mode, row.backend});
+  }
+  return modes;
+}
+
+std::optional<Mode> FindMode(std::string_view name) {
+  for (const Mode& mode : AvailableModes()) {
+    if (mode.name == name) return mode;
+  }
+  return std::nullopt;
+}
+
+const std::vector<SeedCase>& SeedCases() {
+  static const std::vector<SeedCase> cases = {
+      {"Qux", "f_qux",
+       "input f_foo;\n"
+       "input f_bar;\n"
+       "input f_baz;\n"
+       "f_qux = f_foo / (f_bar + f_baz);\n",
+       {{"f_foo", 1.0f, 100.0f}, {"f_bar", 1.0f, 10.0f}, {"f_baz", 20.0f, 30.0f}},
+       &RunManualQux},
+      {"Sum10", "s",
+       "input x0; input x1; input x2; input x3; input x4;\n"
+       "input x5; input x6; input x7; input x8; input x9;\n"
+       "s = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9;\n",
+       {{"x0", 0.0f, 1.0f},
+        {"x1", 0.0f, 1.0f},
+        {"x2", 0.0f, 1.0f},
+        {"x3", 0.0f, 1.0f},
+        {"x4", 0.0f, 1.0f},
+        {"x5", 0.0f, 1.0f},
+        {"x6", 0.0f, 1.0f},
+        {"x7", 0.0f, 1.0f},
+        {"x8", 0.0f, 1.0f},
+        {"x9", 0.0f, 1.0f}},
+       &ManualSum10},
+  };
+  return cases;
+}
+
+const SeedCase* FindSeedCase(std::string_view name) {
+  for (const SeedCase& seed_case : SeedCases()) {
+    if (seed_case.name == name) return &seed_case;
+  }
+  return nullptr;
+}
+
+Result<std::unique_ptr<Workload>> MakeSeedWorkload(const SeedCase& seed_case, const Mode& mode,
+                                                   std::size_t n) {
+  auto workload = std::make_unique<SeedWorkload>(seed_case, n);
+  CALCJIT_RETURN_IF_ERROR(workload->Bind(mode));
+  return std::unique_ptr<Workload>(std::move(workload));
+}
+
+Result<std::unique_ptr<Workload>> MakeRankingWorkload(const Mode& mode, std::size_t n) {
+  if (!mode.backend) return UserError("the ranking set has no manual version");
+  return RankingWorkload::Make(*mode.backend, n);
+}
+
+}  // namespace calcjit::bench

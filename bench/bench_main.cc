@@ -1,0 +1,246 @@
+// calcjit_bench: every mode side by side in one binary, one run.
+//
+//   BM_Qux/<mode>/<n>      f_qux = f_foo / (f_bar + f_baz), n = 100, 2000, 10000
+//   BM_Sum10/<mode>/<n>    s = x0 + x1 + ... + x9 (left-nested), same sizes
+//   BM_Ranking/<mode>/2000 examples/ranking/ranking.calc, every output
+//
+// <mode> is "manual" (hand-written loops; seed formulas only), "evaluated"
+// (the reference interpreter through the public API), then any other backend
+// the build can run ("vm", "jit"), registered by themselves.
+//
+// Every benchmark checks its result once before timing and aborts on a
+// mismatch. After the run, a table of ratios between the modes (from the
+// same run) goes to stderr, so that --benchmark_format=json on stdout stays
+// valid JSON (bench/ratios.py prints the same table from a JSON file).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "bench/bench_cases.h"
+
+namespace calcjit::bench {
+namespace {
+
+[[noreturn]] void Die(const std::string& benchmark, const std::string& message) {
+  std::fprintf(stderr, "%s: %s\n", benchmark.c_str(), message.c_str());
+  std::abort();
+}
+
+// The body shared by every benchmark: prepare, check once, time Run().
+void RunWorkload(benchmark::State& state, const std::string& name,
+                 Result<std::unique_ptr<Workload>> (*make)(const std::string&, const Mode&,
+                                                           std::size_t),
+                 const std::string& case_name, const Mode& mode) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  Result<std::unique_ptr<Workload>> workload = make(case_name, mode, n);
+  if (!workload.ok()) Die(name, workload.status().ToString());
+  Workload& w = **workload;
+  const Status first = w.Run();
+  if (!first.ok()) Die(name, first.ToString());
+  const std::string mismatch = w.Check();
+  if (!mismatch.empty()) Die(name, "wrong result: " + mismatch);
+
+  for (auto _ : state) {
+    const Status status = w.Run();
+    if (!status.ok()) {
+      state.SkipWithError(status.ToString().c_str());
+      break;
+    }
+    benchmark::ClobberMemory();  // the outputs are "used"
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
+  // Seconds per item (shown as e.g. "1.2n", i.e. 1.2 ns per item).
+  state.counters["per_item"] =
+      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                                     benchmark::Counter::kInvert);
+}
+
+Result<std::unique_ptr<Workload>> MakeSeed(const std::string& case_name, const Mode& mode,
+                                           std::size_t n) {
+  return MakeSeedWorkload(*FindSeedCase(case_name), mode, n);
+}
+
+Result<std::unique_ptr<Workload>> MakeRanking(const std::string& /*case_name*/, const Mode& mode,
+                                              std::size_t n) {
+  return MakeRankingWorkload(mode, n);
+}
+
+void RegisterAll() {
+  const std::vector<Mode> modes = AvailableModes();
+  for (const SeedCase& seed_case : SeedCases()) {
+    for (const Mode& mode : modes) {
+      const std::string name = std::string("BM_") + seed_case.name + "/" + mode.name;
+      const std::string case_name = seed_case.name;
+      benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
+          name.c_str(), [name, case_name, mode](benchmark::State& state) {
+            RunWorkload(state, name + "/" + std::to_string(state.range(0)), &MakeSeed, case_name,
+                        mode);
+          });
+      for (std::size_t n : kSeedSizes) b->Arg(static_cast<std::int64_t>(n));
+      b->Unit(benchmark::kMicrosecond);
+    }
+  }
+  for (const Mode& mode : modes) {
+    if (!mode.backend) continue;
+    const std::string name = "BM_Ranking/" + mode.name;
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [name, mode](benchmark::State& state) {
+                                   RunWorkload(state,
+                                               name + "/" + std::to_string(state.range(0)),
+                                               &MakeRanking, "Ranking", mode);
+                                 })
+        ->Arg(static_cast<std::int64_t>(kRankingSize))
+        ->Unit(benchmark::kMicrosecond);
+  }
+}
+
+// Forwards everything to the display reporter the flags ask for, and keeps
+// each benchmark's CPU time per iteration (the median when there are
+// repetitions) to print the ratios between modes at the end.
+class RatioReporter final : public benchmark::BenchmarkReporter {
+ public:
+  explicit RatioReporter(benchmark::BenchmarkReporter* display) : display_(display) {}
+
+  bool ReportContext(const Context& context) override {
+    return display_->ReportContext(context);
+  }
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    display_->ReportRuns(runs);
+    for (const Run& run : runs) {
+      if (run.error_occurred) continue;
+      const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
+      if (run.run_type == Run::RT_Aggregate && !median) continue;
+      // "BM_Qux/manual" + "2000"
+      const std::string& function = run.run_name.function_name;
+      const std::size_t slash = function.find('/');
+      if (slash == std::string::npos) continue;
+      const Key key{function.substr(3, slash - 3), std::stoul(run.run_name.args),
+                    function.substr(slash + 1)};
+      const double nanoseconds = run.GetAdjustedCPUTime() * Scale(run.time_unit);
+      if (times_.count(key) == 0) order_.push_back(key);
+      Entry& entry = times_[key];
+      // A median beats single repetitions; without one, the last repetition counts.
+      if (median || !entry.is_median) entry = Entry{nanoseconds, median};
+    }
+  }
+
+  void Finalize() override {
+    display_->Finalize();
+    PrintRatios();
+  }
+
+ private:
+  struct Key {
+    std::string case_name;
+    std::size_t n;
+    std::string mode;
+    bool operator<(const Key& other) const {
+      return std::tie(case_name, n, mode) < std::tie(other.case_name, other.n, other.mode);
+    }
+  };
+  struct Entry {
+    double nanoseconds = 0.0;
+    bool is_median = false;
+  };
+
+  static double Scale(benchmark::TimeUnit unit) {
+    switch (unit) {
+      case benchmark::kNanosecond:
+        return 1.0;
+      case benchmark::kMicrosecond:
+        return 1e3;
+      case benchmark::kMillisecond:
+        return 1e6;
+      case benchmark::kSecond:
+        return 1e9;
+    }
+    return 1.0;
+  }
+
+  void PrintRatios() {
+    if (times_.empty()) return;
+    const std::vector<Mode> modes = AvailableModes();
+    std::fprintf(stderr,
+                 "\nRatios of CPU time per evaluation (median of the repetitions), this run:\n");
+    std::string header = "  case      n     ";
+    for (const Mode& mode : modes) header += Pad(mode.name + " ns/item", 20);
+    for (const Mode& mode : modes) {
+      if (mode.backend) header += Pad(mode.name + "/manual", 18);
+    }
+    for (const Mode& mode : modes) {
+      if (mode.backend && *mode.backend != Backend::kReference) {
+        header += Pad("evaluated/" + mode.name, 18);
+      }
+    }
+    std::fprintf(stderr, "%s\n", header.c_str());
+    // Rows: one per (case, n), in the order the benchmarks ran.
+    std::map<std::pair<std::string, std::size_t>, std::map<std::string, double>> rows;
+    for (const auto& [key, entry] : times_) rows[{key.case_name, key.n}][key.mode] = entry.nanoseconds;
+    std::vector<std::pair<std::string, std::size_t>> order;
+    for (const Key& key : order_) {
+      if (std::find(order.begin(), order.end(), std::pair(key.case_name, key.n)) == order.end()) {
+        order.emplace_back(key.case_name, key.n);
+      }
+    }
+    for (const auto& row : order) {
+      const std::map<std::string, double>& by_mode = rows[row];
+      char prefix[40];
+      std::snprintf(prefix, sizeof(prefix), "  %-8s %6zu  ", row.first.c_str(), row.second);
+      std::string line = prefix;
+      auto time = [&](const std::string& mode) -> const double* {
+        const auto it = by_mode.find(mode);
+        return it == by_mode.end() ? nullptr : &it->second;
+      };
+      for (const Mode& mode : modes) {
+        const double* t = time(mode.name);
+        line += Pad(t ? Format("%.3f", *t / static_cast<double>(row.second)) : "-", 20);
+      }
+      const double* manual = time("manual");
+      for (const Mode& mode : modes) {
+        if (!mode.backend) continue;
+        const double* t = time(mode.name);
+        line += Pad(t && manual ? Format("%.1fx", *t / *manual) : "-", 18);
+      }
+      const double* evaluated = time("evaluated");
+      for (const Mode& mode : modes) {
+        if (!mode.backend || *mode.backend == Backend::kReference) continue;
+        const double* t = time(mode.name);
+        line += Pad(t && evaluated ? Format("%.1fx", *evaluated / *t) : "-", 18);
+      }
+      std::fprintf(stderr, "%s\n", line.c_str());
+    }
+  }
+
+  static std::string Format(const char* format, double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof(buffer), format, value);
+    return buffer;
+  }
+  static std::string Pad(const std::string& text, std::size_t width) {
+    return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
+  }
+
+  std::unique_ptr<benchmark::BenchmarkReporter> display_;
+  std::map<Key, Entry> times_;
+  std::vector<Key> order_;  // of first report
+};
+
+}  // namespace
+}  // namespace calcjit::bench
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  calcjit::bench::RegisterAll();
+  calcjit::bench::RatioReporter reporter(benchmark::CreateDefaultDisplayReporter());
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,28 @@
+// calcjit check SET: every error with its place, and the implicit inputs.
+#include <iostream>
+
+#include "cli/common.h"
+
+namespace calcjit::cli {
+
+int RunCheck(const CheckOptions& options) {
+  const Result<FeatureSet> set = LoadSet(options.set);
+  if (!set.ok()) {
+    ReportError(set.status());
+    std::cerr << set.status().diagnostics().size() << " error(s) in " << options.set.path << '\n';
+    return 1;
+  }
+  const Schema& schema = set->schema();
+  const std::vector<std::string> implicit = set->ImplicitInputs();
+  std::cout << options.set.path << ": ok: " << schema.outputs.size() << " features, "
+            << schema.inputs.size() - implicit.size() << " declared inputs, " << implicit.size()
+            << " implicit inputs\n";
+  if (!implicit.empty()) {
+    std::cout << "implicit inputs (used, but neither declared nor defined; item scalars without "
+                 "a default):\n";
+    for (const std::string& name : implicit) std::cout << "  " << name << '\n';
+  }
+  return 0;
+}
+
+}  // namespace calcjit::cli

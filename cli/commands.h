@@ -1,0 +1,52 @@
+// The calcjit commands, each a plain function over its parsed options (only
+// main.cc knows the command-line parser). Each returns the process exit code:
+// 0 on success, 1 on any error (after printing it to stderr).
+#ifndef CALCJIT_CLI_COMMANDS_H_
+#define CALCJIT_CLI_COMMANDS_H_
+
+#include <string>
+#include <vector>
+
+namespace calcjit::cli {
+
+// How a SET argument is read: the format comes from the extension unless
+// --input-format names it.
+struct SetSource {
+  std::string path;
+  std::string input_format;  // "", "calc", "json" or "pb"
+};
+
+struct CheckOptions {
+  SetSource set;
+};
+
+struct PrintOptions {
+  SetSource set;
+  std::string format = "text";  // text | json | pb
+  std::string output;           // "" or "-": stdout
+};
+
+struct EvalOptions {
+  SetSource set;
+  std::string input;   // CSV
+  std::string output;  // CSV
+  std::string backend = "auto";
+  std::vector<std::string> outputs;
+  std::string group_by;
+  std::vector<std::string> keep;
+};
+
+struct DemoOptions {
+  std::size_t items = 2000;
+  unsigned seed = 42;
+  int repetitions = 20;
+};
+
+int RunCheck(const CheckOptions& options);
+int RunPrint(const PrintOptions& options);
+int RunEval(const EvalOptions& options);
+int RunDemo(const DemoOptions& options);
+
+}  // namespace calcjit::cli
+
+#endif  // CALCJIT_CLI_COMMANDS_H_

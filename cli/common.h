@@ -1,0 +1,25 @@
+// What the commands share: reading a SET argument, reporting errors.
+#ifndef CALCJIT_CLI_COMMON_H_
+#define CALCJIT_CLI_COMMON_H_
+
+#include <string>
+#include <string_view>
+
+#include "calcjit/calcjit.hpp"
+#include "cli/commands.h"
+
+namespace calcjit::cli {
+
+Result<FeatureSet> LoadSet(const SetSource& source);
+
+// Prints every diagnostic to stderr, one per line, prefixed with "error: ".
+void ReportError(const Status& status);
+void ReportError(std::string_view message);
+
+// Writes `contents` to `path` through a temporary file in the same folder and
+// a rename, so that a failed run never leaves a partial file behind.
+Status WriteFileAtomically(const std::string& path, std::string_view contents);
+
+}  // namespace calcjit::cli
+
+#endif  // CALCJIT_CLI_COMMON_H_

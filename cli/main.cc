@@ -1,0 +1,75 @@
+// calcjit: the command line. Parses arguments and hands each command its
+// options (commands.h); nothing else here.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "cli/commands.h"
+
+namespace {
+
+void AddSetArgument(CLI::App* command, calcjit::cli::SetSource* set) {
+  command->add_option("set", set->path, "Feature set (.calc, .json, .pb or .binpb)")->required();
+  command
+      ->add_option("--input-format", set->input_format,
+                   "Read SET as this format, whatever its extension")
+      ->check(CLI::IsMember({"calc", "json", "pb"}));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace calcjit::cli;
+  CLI::App app{"calcjit: compiles search-ranking feature sets and evaluates them"};
+  app.require_subcommand(1);
+  int exit_code = 0;
+
+  CheckOptions check;
+  CLI::App* check_command = app.add_subcommand(
+      "check", "Validate a feature set: print every error with its place, list implicit inputs");
+  AddSetArgument(check_command, &check.set);
+  check_command->callback([&] { exit_code = RunCheck(check); });
+
+  PrintOptions print;
+  CLI::App* print_command = app.add_subcommand("print", "Convert a feature set to another format");
+  AddSetArgument(print_command, &print.set);
+  print_command->add_option("--format", print.format, "Output format")
+      ->check(CLI::IsMember({"text", "calc", "json", "pb"}));
+  print_command->add_option("-o,--output", print.output, "Output file (default: stdout)");
+  print_command->callback([&] { exit_code = RunPrint(print); });
+
+  EvalOptions eval;
+  CLI::App* eval_command = app.add_subcommand("eval", "Evaluate a feature set over a CSV file");
+  AddSetArgument(eval_command, &eval.set);
+  eval_command->add_option("--input", eval.input, "Input CSV: a header row, one row per item")
+      ->required();
+  eval_command->add_option("--output", eval.output, "Output CSV")->required();
+  eval_command->add_option("--backend", eval.backend, "reference, vm, jit or auto");
+  eval_command->add_option("--outputs", eval.outputs, "Outputs to compute, in order")
+      ->delimiter(',');
+  eval_command->add_option("--group-by", eval.group_by,
+                           "Column whose runs of equal values form one batch (query) each");
+  eval_command->add_option("--keep", eval.keep, "Input columns to copy to the output first")
+      ->delimiter(',');
+  eval_command->callback([&] { exit_code = RunEval(eval); });
+
+  DemoOptions demo;
+  CLI::App* demo_command = app.add_subcommand(
+      "demo", "Rank a generated query with the bundled example feature set on every backend");
+  demo_command->add_option("--items", demo.items, "Items in the generated query");
+  demo_command->add_option("--seed", demo.seed, "Seed of the generated data");
+  demo_command->add_option("--repetitions", demo.repetitions, "Timed evaluations per backend");
+  demo_command->callback([&] { exit_code = RunDemo(demo); });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 1;  // every error exits 1
+  }
+  return exit_code;
+}

@@ -1,0 +1,33 @@
+// calcjit print SET --format text|json|pb [-o FILE]: converts a set.
+#include <iostream>
+
+#include "cli/common.h"
+
+namespace calcjit::cli {
+
+int RunPrint(const PrintOptions& options) {
+  const Result<FeatureSet> set = LoadSet(options.set);
+  if (!set.ok()) {
+    ReportError(set.status());
+    return 1;
+  }
+  const std::optional<Format> format = FormatFromName(options.format);
+  if (!format) {
+    ReportError("unknown --format '" + options.format + "' (text, json or pb)");
+    return 1;
+  }
+  const std::string contents = set->Serialize(*format);
+  if (options.output.empty() || options.output == "-") {
+    std::cout.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    std::cout.flush();
+    return std::cout ? 0 : 1;
+  }
+  const Status written = WriteFileAtomically(options.output, contents);
+  if (!written.ok()) {
+    ReportError(written);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace calcjit::cli

@@ -1,0 +1,25 @@
+# Flags every calcjit target is built with.
+#
+# The contract (spec/DSL.md section 1) fixes results bit for bit, so:
+#  -ffp-contract=off  GCC contracts a*b+c into an FMA by default as soon as FMA
+#                     is enabled (e.g. in a target("avx2,fma") function); that
+#                     changes the rounding.
+#  -fno-fast-math     stated explicitly so that a user's CXXFLAGS cannot sneak
+#                     reassociation or flush-to-zero in.
+#  -fno-math-errno    sqrt never needs to set errno; this lets sqrtf inline to
+#                     sqrtss (and vectorize). It changes no result bit.
+add_compile_options(
+  -ffp-contract=off
+  -fno-fast-math
+  -fno-math-errno
+)
+
+# Warnings for the project's own code (generated protobuf code is exempt; see
+# proto/CMakeLists.txt).
+set(CALCJIT_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+    -Wold-style-cast -Wcast-align -Woverloaded-virtual -Wimplicit-fallthrough
+    -Wno-missing-field-initializers)
+
+function(calcjit_target_defaults target)
+  target_compile_options(${target} PRIVATE ${CALCJIT_WARNINGS})
+endfunction()

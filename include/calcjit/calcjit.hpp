@@ -1,0 +1,11 @@
+// calcjit: compiles search-ranking feature sets and evaluates them, with the
+// same bits in every backend. The whole public C++ API.
+#ifndef CALCJIT_CALCJIT_HPP_
+#define CALCJIT_CALCJIT_HPP_
+
+#include "calcjit/engine.h"
+#include "calcjit/feature_set.h"
+#include "calcjit/schema.h"
+#include "calcjit/status.h"
+
+#endif  // CALCJIT_CALCJIT_HPP_

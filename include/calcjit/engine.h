@@ -1,0 +1,112 @@
+// Compiling a feature set for a backend and evaluating batches with it.
+#ifndef CALCJIT_ENGINE_H_
+#define CALCJIT_ENGINE_H_
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "calcjit/feature_set.h"
+#include "calcjit/schema.h"
+#include "calcjit/status.h"
+
+namespace calcjit {
+
+namespace internal {
+class BatchState;
+class CompiledEngine;
+}  // namespace internal
+
+// The backends (all give the same bits). kAuto picks the best available one.
+enum class Backend : unsigned char { kReference, kVm, kJit, kAuto };
+
+// "reference", "vm", "jit", "auto".
+std::optional<Backend> BackendFromName(std::string_view name);
+std::string_view BackendName(Backend backend);
+// Whether this build and machine can run `backend` (kAuto always can).
+bool IsBackendAvailable(Backend backend);
+
+struct EngineOptions {
+  Backend backend = Backend::kAuto;
+  // The outputs to compute, in order; empty means every definition. Only
+  // these and what they need are computed, and only the inputs they need
+  // must be bound.
+  std::vector<std::string> outputs;
+};
+
+class Batch;
+
+// A feature set compiled for one backend. Immutable and cheap to copy;
+// Evaluate may run on many threads at once, each with its own Batch.
+class Engine {
+ public:
+  static Result<Engine> Compile(const FeatureSet& set, const EngineOptions& options = {});
+
+  // The inputs the requested outputs need (in the set's schema order) and
+  // the outputs in the requested order.
+  const Schema& schema() const;
+  // The backend that actually runs (never kAuto).
+  Backend backend() const;
+
+  // Evaluates the batch: validates every binding first (a missing input
+  // without a default, data of the wrong length), so that on error nothing is
+  // written to the caller's output buffers. Runs with round-to-nearest and
+  // without FTZ/DAZ whatever the calling thread had set, and restores the
+  // thread's settings afterwards.
+  Status Evaluate(Batch& batch) const;
+
+  const internal::CompiledEngine& compiled() const { return *compiled_; }
+
+ private:
+  friend class Batch;
+  explicit Engine(std::shared_ptr<const internal::CompiledEngine> compiled)
+      : compiled_(std::move(compiled)) {}
+  std::shared_ptr<const internal::CompiledEngine> compiled_;
+};
+
+// The data of one query for one engine: the item count, spans over the
+// caller's input floats (never copied) and, per output, either a caller span
+// or a buffer the batch owns and reuses. A Batch belongs to one thread at a
+// time; it also holds that thread's scratch memory for the engine, so reusing
+// it avoids allocation.
+class Batch {
+ public:
+  explicit Batch(const Engine& engine);
+  ~Batch();
+  Batch(Batch&&) noexcept;
+  Batch& operator=(Batch&&) noexcept;
+  Batch(const Batch&) = delete;
+  Batch& operator=(const Batch&) = delete;
+
+  void SetItemCount(std::size_t item_count);
+  std::size_t item_count() const;
+
+  // Binds an input of the engine's schema. The length is checked against the
+  // input's shape when evaluating: n floats for an item scalar, 1 for a query
+  // scalar, n*d (row-major) for an item vector, d for a query vector.
+  Status BindInput(std::string_view name, std::span<const float> values);
+  Status BindInput(std::size_t input_index, std::span<const float> values);
+  void UnbindInput(std::size_t input_index);
+  // Makes the engine write an output straight into the caller's memory (n floats).
+  Status BindOutput(std::string_view name, std::span<float> values);
+  Status BindOutput(std::size_t output_index, std::span<float> values);
+  // Forgets every binding (the owned output buffers keep their capacity).
+  void Clear();
+
+  // An output after Evaluate: the caller's span if bound, else the batch's own
+  // buffer (valid until the next Evaluate with this batch).
+  std::span<const float> Output(std::size_t output_index) const;
+  Result<std::span<const float>> Output(std::string_view name) const;
+
+ private:
+  friend class Engine;
+  std::unique_ptr<internal::BatchState> state_;
+};
+
+}  // namespace calcjit
+
+#endif  // CALCJIT_ENGINE_H_

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs, from Debian 12's own archive, exactly the packages calcjit needs to
+# build, test and run its demo. Idempotent: packages already present are left
+# alone (--no-upgrade), so running it twice changes nothing.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  g++ cmake ninja-build clang-format
+  # wire format and readers
+  libprotobuf-dev protobuf-compiler nlohmann-json3-dev
+  # command line
+  libcli11-dev
+  # tests, property tests, benchmarks
+  libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
+  # the ulp checker's high-precision reference
+  libmpfr-dev libgmp-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "setup: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-upgrade --no-install-recommends "${missing[@]}"

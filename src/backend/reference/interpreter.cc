@@ -1,0 +1,201 @@
+#include "backend/reference/interpreter.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "backend/reference/column_kernels.h"
+#include "math/aggregate.h"
+#include "math/bits.h"
+#include "math/elementwise.h"
+#include "math/vector.h"
+
+namespace calcjit::backend {
+
+namespace {
+
+using ir::Node;
+using ir::NodeId;
+using ir::Op;
+using ir::OpKind;
+using Column = std::vector<float>;
+
+class ReferenceExecutable final : public Executable {
+ public:
+  explicit ReferenceExecutable(std::shared_ptr<const ir::EvalPlan> plan)
+      : plan_(std::move(plan)), set_(*plan_->set), ir_(set_.ir) {}
+
+  Status Run(const EvalArgs& args, internal::Workspace* /*workspace*/) const override {
+    Evaluation evaluation{*this, args, std::vector<Column>(ir_.features.size())};
+    for (std::uint32_t f : plan_->features) {
+      evaluation.features[f] = evaluation.EvaluateDefinition(f);
+    }
+    for (std::size_t k = 0; k < plan_->outputs.size(); ++k) {
+      const Column& column = evaluation.features[plan_->outputs[k]];
+      std::transform(column.begin(), column.end(), args.outputs[k], math::CanonicalizeNan);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  // The state of one Run: the columns of the definitions computed so far.
+  struct Evaluation {
+    const ReferenceExecutable& executable;
+    const EvalArgs& args;
+    std::vector<Column> features;
+
+    std::size_t n() const { return args.item_count; }
+
+    // A definition's nodes are in post-order, so evaluating them in id order
+    // is the recursive evaluation with the recursion unrolled: each node
+    // takes its operands' fresh columns and returns a fresh column.
+    Column EvaluateDefinition(std::uint32_t f) {
+      const ir::FeatureDef& def = executable.ir_.features[f];
+      std::vector<Column> columns(def.root - def.first_node + 1);
+      for (NodeId id = def.first_node; id <= def.root; ++id) {
+        const Node& node = executable.ir_.nodes[id];
+        std::vector<Column> operands;
+        for (NodeId operand : executable.ir_.OperandsOf(node)) {
+          operands.push_back(std::move(columns[operand - def.first_node]));
+        }
+        columns[id - def.first_node] = EvaluateNode(node, std::move(operands));
+      }
+      return std::move(columns.back());
+    }
+
+    Column EvaluateNode(const Node& node, std::vector<Column> operands) {
+      Column out(n());
+      switch (ir::KindOf(node.op)) {
+        case OpKind::kConstant:
+          std::fill(out.begin(), out.end(), node.constant);
+          break;
+        case OpKind::kRef:
+          return Reference(node);
+        case OpKind::kUnary:
+          UnaryColumnKernel(node.op)(operands[0].data(), out.data(), n());
+          break;
+        case OpKind::kBinary:
+          BinaryColumnKernel(node.op)(operands[0].data(), operands[1].data(), out.data(), n());
+          break;
+        case OpKind::kConditional:
+          for (std::size_t i = 0; i < n(); ++i) {
+            out[i] = math::If(operands[0][i], operands[1][i], operands[2][i]);
+          }
+          break;
+        case OpKind::kNary:
+          return Nary(node, std::move(operands));
+        case OpKind::kVector:
+          Vector(node, &out);
+          break;
+        case OpKind::kAggregate:
+          Aggregate(node.op, operands[0], &out);
+          break;
+      }
+      return out;
+    }
+
+    Column Reference(const Node& node) {
+      const ir::Symbol& symbol = executable.set_.SymbolOf(node.name);
+      if (symbol.kind == ir::Symbol::Kind::kFeature) return features[symbol.index];
+      const InputView& input = args.inputs[executable.plan_->input_to_slot[symbol.index]];
+      if (input.layout == InputLayout::kBroadcast) return Column(n(), input.data[0]);
+      return Column(input.data, input.data + n());
+    }
+
+    // A left fold in operand order (spec section 3).
+    Column Nary(const Node& node, std::vector<Column> operands) {
+      const BinaryColumnFn fold = BinaryColumnKernel(FoldOperator(node.op));
+      Column acc = std::move(operands[0]);
+      if (node.op == Op::kWeightedSum) {
+        const auto weights = executable.ir_.WeightsOf(node);
+        for (std::size_t i = 0; i < n(); ++i) acc[i] = weights[0] * acc[i];
+        for (std::size_t k = 1; k < operands.size(); ++k) {
+          for (std::size_t i = 0; i < n(); ++i) acc[i] = acc[i] + weights[k] * operands[k][i];
+        }
+        return acc;
+      }
+      for (std::size_t k = 1; k < operands.size(); ++k) {
+        fold(acc.data(), operands[k].data(), acc.data(), n());
+      }
+      if (node.op == Op::kMean) {
+        const float count = static_cast<float>(operands.size());
+        for (float& v : acc) v = v / count;
+      }
+      return acc;
+    }
+
+    void Vector(const Node& node, Column* out) {
+      const InputView& a = VectorInput(node.name);
+      const std::size_t d = a.dimension;
+      auto row = [&](const InputView& v, std::size_t i) {
+        return v.layout == InputLayout::kItemVector ? v.data + i * d : v.data;
+      };
+      if (node.op == Op::kNorm) {
+        for (std::size_t i = 0; i < n(); ++i) (*out)[i] = math::Norm(row(a, i), d);
+        return;
+      }
+      const InputView& b = VectorInput(node.name2);
+      for (std::size_t i = 0; i < n(); ++i) {
+        const float* x = row(a, i);
+        const float* y = row(b, i);
+        switch (node.op) {
+          case Op::kDot:
+            (*out)[i] = math::Dot(x, y, d);
+            break;
+          case Op::kCosine:
+            (*out)[i] = math::Cosine(x, y, d);
+            break;
+          default:
+            (*out)[i] = math::L2Distance(x, y, d);
+            break;
+        }
+      }
+    }
+
+    const InputView& VectorInput(ir::NameId name) {
+      const ir::Symbol& symbol = executable.set_.SymbolOf(name);
+      return args.inputs[executable.plan_->input_to_slot[symbol.index]];
+    }
+
+    void Aggregate(Op op, const Column& x, Column* out) {
+      switch (op) {
+        case Op::kBatchMin:
+          return math::BatchMin(x, *out);
+        case Op::kBatchMax:
+          return math::BatchMax(x, *out);
+        case Op::kBatchSum:
+          return math::BatchSum(x, *out);
+        case Op::kBatchMean:
+          return math::BatchMean(x, *out);
+        case Op::kBatchStd:
+          return math::BatchStd(x, *out);
+        case Op::kBatchCount:
+          return math::BatchCount(x, *out);
+        case Op::kRank: {
+          Column scratch(x.size());
+          return math::Rank(x, *out, scratch);
+        }
+        case Op::kSoftmax:
+          return math::Softmax(x, *out);
+        case Op::kMinMaxScale:
+          return math::MinMaxScale(x, *out);
+        case Op::kZscore:
+          return math::Zscore(x, *out);
+        default:
+          return;
+      }
+    }
+  };
+
+  std::shared_ptr<const ir::EvalPlan> plan_;
+  const ir::CheckedSet& set_;
+  const ir::FeatureSetIr& ir_;
+};
+
+}  // namespace
+
+std::unique_ptr<Executable> MakeReferenceExecutable(std::shared_ptr<const ir::EvalPlan> plan) {
+  return std::make_unique<ReferenceExecutable>(std::move(plan));
+}
+
+}  // namespace calcjit::backend

@@ -1,0 +1,236 @@
+#include "dsl/expression_reader.h"
+
+#include <optional>
+#include <span>
+#include <utility>
+
+#include "ir/limits.h"
+#include "ir/location.h"
+
+namespace calcjit::dsl {
+
+namespace {
+
+ir::OpKind OpKindOf(ExprKind kind) {
+  switch (kind) {
+    case ExprKind::kUnary:
+      return ir::OpKind::kUnary;
+    case ExprKind::kBinary:
+      return ir::OpKind::kBinary;
+    case ExprKind::kConditional:
+      return ir::OpKind::kConditional;
+    case ExprKind::kVector:
+      return ir::OpKind::kVector;
+    case ExprKind::kNary:
+      return ir::OpKind::kNary;
+    case ExprKind::kAggregate:
+      return ir::OpKind::kAggregate;
+    case ExprKind::kConstant:
+      return ir::OpKind::kConstant;
+    case ExprKind::kFeature:
+    case ExprKind::kNone:
+    case ExprKind::kModel:
+      break;
+  }
+  return ir::OpKind::kRef;
+}
+
+// The message name of a kind, as errors spell it.
+std::string_view MessageName(ir::OpKind kind) {
+  switch (kind) {
+    case ir::OpKind::kUnary:
+      return "Unary";
+    case ir::OpKind::kBinary:
+      return "Binary";
+    case ir::OpKind::kConditional:
+      return "Conditional";
+    case ir::OpKind::kVector:
+      return "Vector";
+    case ir::OpKind::kNary:
+      return "Nary";
+    case ir::OpKind::kAggregate:
+      return "Aggregate";
+    case ir::OpKind::kConstant:
+    case ir::OpKind::kRef:
+      break;
+  }
+  return "Expression";
+}
+
+// The name of the `index`-th operand field of a fixed-arity kind.
+std::string_view OperandName(ir::OpKind kind, std::size_t index) {
+  switch (kind) {
+    case ir::OpKind::kBinary:
+      return index == 0 ? "lhs" : "rhs";
+    case ir::OpKind::kConditional:
+      return index == 0 ? "condition" : (index == 1 ? "then" : "otherwise");
+    default:
+      return "operand";
+  }
+}
+
+}  // namespace
+
+ExpressionReader::ExpressionReader(ir::IrBuilder* builder, ExpressionDecoder* decoder)
+    : builder_(builder), decoder_(decoder) {}
+
+Result<ir::NodeId> ExpressionReader::Read(ExprRef root, std::string_view root_path) {
+  root_path_ = std::string(root_path);
+  frames_.clear();
+  operands_.clear();
+  built_.clear();
+  weights_.clear();
+  pending_nodes_ = 1;
+  CALCJIT_RETURN_IF_ERROR(Visit(root));
+  while (!frames_.empty()) {
+    const Frame& top = frames_.back();
+    const std::size_t done = built_.size() - top.built_begin;
+    if (done < top.operand_count) {
+      // Copied: Visit may grow operands_ and push frames.
+      const ExprRef next = operands_[top.operands_begin + done];
+      CALCJIT_RETURN_IF_ERROR(Visit(next));
+    } else {
+      Close();
+    }
+  }
+  if (built_.size() != 1) return InternalError("expression reader lost track of its nodes");
+  return built_.front();
+}
+
+Status ExpressionReader::Visit(ExprRef expr) {
+  if (frames_.size() + 1 > ir::kMaxDepth) {
+    return ErrorAt("", "expression nested deeper than " + std::to_string(ir::kMaxDepth) +
+                           " levels");
+  }
+  if (builder_->node_count() + pending_nodes_ > ir::kMaxNodes) {
+    return ErrorAt("", "the feature set has more than " + std::to_string(ir::kMaxNodes) +
+                           " expression nodes");
+  }
+  if (!expr.present()) return InternalError("expression reader visited an absent operand");
+  const std::size_t mark = decoder_->Mark();
+  const auto operands_begin = static_cast<std::uint32_t>(operands_.size());
+  const auto weights_begin = static_cast<std::uint32_t>(weights_.size());
+  DecodedExpr decoded;
+  if (Status status = decoder_->Decode(expr, &decoded, &operands_, &weights_); !status.ok()) {
+    return Status::Error(status.kind(), status.message(), PathOf(status.location()));
+  }
+
+  std::optional<ir::NodeId> leaf;
+  switch (decoded.kind) {
+    case ExprKind::kNone:
+      return ErrorAt("", "expression has no kind set (one of constant, feature, unary, binary, "
+                         "conditional, vector, nary, aggregate)");
+    case ExprKind::kModel:
+      return ErrorAt("model",
+                     "model expressions are not supported by contract v1 (spec section 6)");
+    case ExprKind::kConstant:
+      leaf = builder_->AddConstant(decoded.constant);
+      break;
+    case ExprKind::kFeature:
+      if (decoded.name.empty()) return ErrorAt("feature", "feature name is empty");
+      leaf = builder_->AddRef(builder_->Intern(decoded.name));
+      break;
+    case ExprKind::kUnary:
+    case ExprKind::kBinary:
+    case ExprKind::kConditional:
+    case ExprKind::kVector:
+    case ExprKind::kNary:
+    case ExprKind::kAggregate:
+      break;
+  }
+
+  if (!leaf) {
+    const ir::OpKind kind = OpKindOf(decoded.kind);
+    const std::string field(ir::ExpressionFieldName(kind));
+    ir::Op op = ir::Op::kIf;
+    if (kind != ir::OpKind::kConditional) {
+      const std::string message(MessageName(kind));
+      if (decoded.op == 0) {
+        return ErrorAt(field + ".operator",
+                       message + " operator is OPERATOR_UNSPECIFIED (not set)");
+      }
+      const std::optional<ir::Op> found = ir::OpFromProtoNumber(kind, decoded.op);
+      if (!found) {
+        return ErrorAt(field + ".operator",
+                       "unknown " + message + " operator " + std::to_string(decoded.op));
+      }
+      op = *found;
+    }
+    if (kind == ir::OpKind::kVector) {
+      const ir::NameId lhs = decoded.name.empty() ? ir::kNone : builder_->Intern(decoded.name);
+      const ir::NameId rhs = decoded.name2.empty() ? ir::kNone : builder_->Intern(decoded.name2);
+      leaf = builder_->AddVector(op, lhs, rhs);
+    } else {
+      const auto count = static_cast<std::uint32_t>(operands_.size() - operands_begin);
+      const int arity = ir::FixedArity(kind);
+      if (arity >= 0) {
+        if (count != static_cast<std::uint32_t>(arity)) {
+          return InternalError("decoder returned the wrong number of operands");
+        }
+        for (std::uint32_t i = 0; i < count; ++i) {
+          if (!operands_[operands_begin + i].present()) {
+            return ErrorAt(ir::OperandField(op, i),
+                           "missing operand: " + std::string(MessageName(kind)) + "." +
+                               std::string(OperandName(kind, i)) + " is not set");
+          }
+        }
+      } else if (count == 0) {
+        return ErrorAt("nary.operands", "Nary has no operands (it needs at least one)");
+      }
+      pending_nodes_ += count;
+      if (builder_->node_count() + pending_nodes_ > ir::kMaxNodes) {
+        return ErrorAt("", "the feature set has more than " + std::to_string(ir::kMaxNodes) +
+                               " expression nodes");
+      }
+      frames_.push_back(Frame{op, operands_begin, count, static_cast<std::uint32_t>(built_.size()),
+                              weights_begin,
+                              static_cast<std::uint32_t>(weights_.size() - weights_begin), mark});
+      return Status::Ok();
+    }
+  }
+
+  operands_.resize(operands_begin);
+  weights_.resize(weights_begin);
+  decoder_->Release(mark);
+  built_.push_back(*leaf);
+  --pending_nodes_;
+  return Status::Ok();
+}
+
+void ExpressionReader::Close() {
+  const Frame frame = frames_.back();
+  frames_.pop_back();
+  const std::span<const ir::NodeId> operands(built_.data() + frame.built_begin,
+                                             frame.operand_count);
+  const std::span<const float> weights(weights_.data() + frame.weights_begin, frame.weight_count);
+  const ir::NodeId id = ir::KindOf(frame.op) == ir::OpKind::kNary
+                            ? builder_->AddNary(frame.op, operands, weights)
+                            : builder_->AddOp(frame.op, operands);
+  built_.resize(frame.built_begin);
+  operands_.resize(frame.operands_begin);
+  weights_.resize(frame.weights_begin);
+  decoder_->Release(frame.decoder_mark);
+  built_.push_back(id);
+  --pending_nodes_;
+}
+
+std::string ExpressionReader::PathOf(std::string_view field) const {
+  std::string path = root_path_;
+  for (std::size_t k = 0; k < frames_.size(); ++k) {
+    // The operand of frame k being read is the one after those it has built.
+    const std::size_t end = k + 1 < frames_.size() ? frames_[k + 1].built_begin : built_.size();
+    path += '.';
+    path += ir::OperandField(frames_[k].op, end - frames_[k].built_begin);
+  }
+  if (!field.empty()) {
+    path += '.';
+    path += field;
+  }
+  return path;
+}
+
+Status ExpressionReader::ErrorAt(std::string_view field, std::string message) const {
+  return UserError(std::move(message), PathOf(field));
+}
+
+}  // namespace calcjit::dsl

@@ -1,0 +1,42 @@
+#include "dsl/functions.h"
+
+namespace calcjit::dsl {
+
+using ir::Op;
+using ir::OpKind;
+
+std::optional<FunctionSpec> LookupFunction(std::string_view name) {
+  if (name == "pow") return FunctionSpec{CallShape::kBinary, Op::kPow, Op::kPow};
+  if (name == "model") return FunctionSpec{CallShape::kModel, Op::kConstant, Op::kConstant};
+  std::optional<FunctionSpec> found;
+  for (const ir::OpInfo& info : ir::kOpTable) {
+    if (info.syntax != ir::Syntax::kCall || info.spelling != name) continue;
+    switch (info.kind) {
+      case OpKind::kUnary:
+        return FunctionSpec{CallShape::kUnary, info.op, info.op};
+      case OpKind::kBinary:  // min / max: the Nary row with the same spelling follows
+        found = FunctionSpec{CallShape::kMinMax, info.op, info.op};
+        break;
+      case OpKind::kNary:
+        if (found) {
+          found->nary_op = info.op;
+          return found;
+        }
+        return FunctionSpec{
+            info.op == Op::kWeightedSum ? CallShape::kWeightedSum : CallShape::kNary, info.op,
+            info.op};
+      case OpKind::kConditional:
+        return FunctionSpec{CallShape::kConditional, info.op, info.op};
+      case OpKind::kAggregate:
+        return FunctionSpec{CallShape::kAggregate, info.op, info.op};
+      case OpKind::kVector:
+        return FunctionSpec{CallShape::kVector, info.op, info.op};
+      case OpKind::kConstant:
+      case OpKind::kRef:
+        break;
+    }
+  }
+  return found;
+}
+
+}  // namespace calcjit::dsl

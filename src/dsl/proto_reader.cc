@@ -1,0 +1,296 @@
+#include "dsl/proto_reader.h"
+
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dsl/expression_reader.h"
+#include "dsl/proto_validator.h"
+#include "dsl/wire_format.h"
+#include "dsl/wire_schema.h"
+#include "ir/builder.h"
+
+namespace calcjit::dsl {
+
+namespace {
+
+using wire::WireField;
+using wire::WireType;
+namespace field = wire::field;
+
+// A byte range of the input: one occurrence of a message. A message that
+// occurs several times is the list of its ranges, read as if concatenated
+// (protobuf's merge).
+struct Range {
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+};
+
+Range PayloadOf(const WireField& f) {
+  return {static_cast<std::uint32_t>(f.payload_begin), static_cast<std::uint32_t>(f.payload_end)};
+}
+
+std::string_view Slice(std::string_view bytes, Range range) {
+  return bytes.substr(range.begin, range.end - range.begin);
+}
+
+// Enum and int32 fields keep the low 32 bits of the varint, as in protobuf.
+std::int32_t AsInt32(std::uint64_t varint) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(varint));
+}
+
+// Calls `visit` for every field in `range` except groups, which are skipped.
+// The bytes were checked by CheckFeatureSetBytes, so a failure here is a bug.
+template <typename Visit>
+Status ForEachField(std::string_view bytes, Range range, Visit&& visit) {
+  std::size_t pos = range.begin;
+  wire::WireError error;
+  while (pos < range.end) {
+    WireField f;
+    bool ok = wire::ReadField(bytes, &pos, range.end, &f, &error);
+    if (ok && f.type == WireType::kStartGroup) {
+      ok = wire::SkipGroup(bytes, &pos, range.end, f.number, f.tag_offset, kMaxGroupNesting,
+                           &error);
+    } else if (ok && f.type == WireType::kEndGroup) {
+      ok = false;
+      error = {f.tag_offset, "stray end-group tag"};
+    } else if (ok) {
+      visit(f);
+    }
+    if (!ok) {
+      return InternalError("malformed bytes after the wire check: " + error.message,
+                           "byte " + std::to_string(error.offset));
+    }
+  }
+  return Status::Ok();
+}
+
+// Decodes Expression messages for the ExpressionReader. An ExprRef is a run
+// of pieces_: the byte ranges of every occurrence of that Expression field.
+class ProtoExpressionDecoder final : public ExpressionDecoder {
+ public:
+  explicit ProtoExpressionDecoder(std::string_view bytes) : bytes_(bytes) {}
+
+  ExprRef AddPieces(std::span<const Range> ranges) {
+    const auto first = static_cast<std::uint32_t>(pieces_.size());
+    pieces_.insert(pieces_.end(), ranges.begin(), ranges.end());
+    return {first, static_cast<std::uint32_t>(ranges.size())};
+  }
+
+  Status Decode(ExprRef expr, DecodedExpr* out, std::vector<ExprRef>* operands,
+                std::vector<float>* weights) override;
+
+  std::size_t Mark() const override { return pieces_.size(); }
+  void Release(std::size_t mark) override { pieces_.resize(mark); }
+
+ private:
+  Status DecodeOperands(ExprKind kind, DecodedExpr* out, std::vector<ExprRef>* operands,
+                        std::vector<float>* weights);
+
+  std::string_view bytes_;
+  std::vector<Range> pieces_;
+  std::vector<Range> member_;  // occurrences of the oneof member that won
+  std::vector<std::pair<std::uint32_t, Range>> slots_;  // (operand index, occurrence)
+};
+
+Status ProtoExpressionDecoder::Decode(ExprRef expr, DecodedExpr* out,
+                                      std::vector<ExprRef>* operands,
+                                      std::vector<float>* weights) {
+  // The oneof: the last member set wins; a message member that occurs again
+  // without another member in between is merged, a different one replaces it.
+  ExprKind kind = ExprKind::kNone;
+  Range name;
+  member_.clear();
+  for (std::uint32_t i = 0; i < expr.count; ++i) {
+    const Range range = pieces_[expr.first + i];
+    CALCJIT_RETURN_IF_ERROR(ForEachField(bytes_, range, [&](const WireField& f) {
+      if (f.number == field::kExprConstant && f.type == WireType::kFixed32) {
+        kind = ExprKind::kConstant;
+        out->constant = std::bit_cast<float>(f.fixed32);
+        member_.clear();
+      } else if (f.number == field::kExprFeature && f.type == WireType::kLen) {
+        kind = ExprKind::kFeature;
+        name = PayloadOf(f);
+        member_.clear();
+      } else if (f.number >= field::kExprUnary && f.number <= field::kExprModel &&
+                 f.type == WireType::kLen) {
+        const auto member = static_cast<ExprKind>(f.number);
+        if (kind != member) {
+          kind = member;
+          member_.clear();
+        }
+        member_.push_back(PayloadOf(f));
+      }
+    }));
+  }
+  out->kind = kind;
+  switch (kind) {
+    case ExprKind::kFeature:
+      out->name = Slice(bytes_, name);
+      return Status::Ok();
+    case ExprKind::kNone:
+    case ExprKind::kConstant:
+    case ExprKind::kModel:
+      return Status::Ok();
+    case ExprKind::kUnary:
+    case ExprKind::kBinary:
+    case ExprKind::kConditional:
+    case ExprKind::kVector:
+    case ExprKind::kNary:
+    case ExprKind::kAggregate:
+      break;
+  }
+  return DecodeOperands(kind, out, operands, weights);
+}
+
+Status ProtoExpressionDecoder::DecodeOperands(ExprKind kind, DecodedExpr* out,
+                                              std::vector<ExprRef>* operands,
+                                              std::vector<float>* weights) {
+  const bool has_operator = kind != ExprKind::kConditional;
+  const std::uint32_t first_operand =
+      has_operator ? field::kFirstOperand : field::kConditionalFirst;
+  std::uint32_t arity = 1;
+  if (kind == ExprKind::kBinary) arity = 2;
+  if (kind == ExprKind::kConditional) arity = 3;
+  Range lhs;
+  Range rhs;
+  slots_.clear();
+  for (const Range range : member_) {
+    CALCJIT_RETURN_IF_ERROR(ForEachField(bytes_, range, [&](const WireField& f) {
+      if (has_operator && f.number == field::kOperator) {
+        if (f.type == WireType::kVarint) out->op = AsInt32(f.varint);
+        return;
+      }
+      if (kind == ExprKind::kVector) {
+        if (f.type != WireType::kLen) return;
+        if (f.number == field::kVectorLhs) lhs = PayloadOf(f);
+        if (f.number == field::kVectorRhs) rhs = PayloadOf(f);
+        return;
+      }
+      if (kind == ExprKind::kNary) {
+        if (f.number == field::kFirstOperand && f.type == WireType::kLen) {
+          // A repeated message: every occurrence is a new element.
+          operands->push_back({static_cast<std::uint32_t>(pieces_.size()), 1});
+          pieces_.push_back(PayloadOf(f));
+        } else if (f.number == field::kNaryWeights && f.type == WireType::kLen) {
+          for (std::size_t p = f.payload_begin; p + 4 <= f.payload_end; p += 4) {
+            weights->push_back(std::bit_cast<float>(wire::LoadFixed32(bytes_.data() + p)));
+          }
+        } else if (f.number == field::kNaryWeights && f.type == WireType::kFixed32) {
+          weights->push_back(std::bit_cast<float>(f.fixed32));
+        }
+        return;
+      }
+      if (f.type == WireType::kLen && f.number >= first_operand &&
+          f.number < first_operand + arity) {
+        slots_.emplace_back(f.number - first_operand, PayloadOf(f));
+      }
+    }));
+  }
+  if (kind == ExprKind::kVector) {
+    out->name = Slice(bytes_, lhs);
+    out->name2 = Slice(bytes_, rhs);
+    return Status::Ok();
+  }
+  if (kind == ExprKind::kNary) return Status::Ok();
+  // A singular message field that occurs several times is merged: gather each
+  // operand's occurrences, in order, into one run of pieces.
+  for (std::uint32_t slot = 0; slot < arity; ++slot) {
+    const auto first = static_cast<std::uint32_t>(pieces_.size());
+    for (const auto& [index, range] : slots_) {
+      if (index == slot) pieces_.push_back(range);
+    }
+    const auto count = static_cast<std::uint32_t>(pieces_.size() - first);
+    operands->push_back(count > 0 ? ExprRef{first, count} : ExprRef{});
+  }
+  return Status::Ok();
+}
+
+Result<ir::InputDecl> ReadInput(std::string_view bytes, Range range, std::size_t index,
+                                ir::IrBuilder* builder) {
+  Range name;
+  std::int32_t scope = 0;
+  ir::InputDecl decl;
+  CALCJIT_RETURN_IF_ERROR(ForEachField(bytes, range, [&](const WireField& f) {
+    if (f.number == field::kInputName && f.type == WireType::kLen) name = PayloadOf(f);
+    if (f.number == field::kInputScope && f.type == WireType::kVarint) scope = AsInt32(f.varint);
+    if (f.number == field::kInputDimension && f.type == WireType::kVarint) {
+      decl.dimension = static_cast<std::uint32_t>(f.varint);  // uint32 keeps the low bits
+    }
+    if (f.number == field::kInputDefault && f.type == WireType::kFixed32) {
+      decl.default_value = std::bit_cast<float>(f.fixed32);
+    }
+  }));
+  const std::string path = "inputs[" + std::to_string(index) + "]";
+  if (name.begin == name.end) return UserError("input name is empty", path + ".name");
+  if (scope != 0 && scope != 1) {
+    return UserError("unknown Scope value " + std::to_string(scope), path + ".scope");
+  }
+  decl.name = builder->Intern(Slice(bytes, name));
+  decl.scope = scope == 1 ? Scope::kQuery : Scope::kItem;
+  return decl;
+}
+
+}  // namespace
+
+Result<ir::FeatureSetIr> ReadProto(std::string_view bytes) {
+  if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
+    return UserError("a serialized FeatureSet must be smaller than 2 GiB", "byte 0");
+  }
+  CALCJIT_RETURN_IF_ERROR(CheckFeatureSetBytes(bytes));
+
+  std::vector<Range> inputs;
+  std::vector<Range> features;
+  std::size_t model_count = 0;
+  const Range whole{0, static_cast<std::uint32_t>(bytes.size())};
+  CALCJIT_RETURN_IF_ERROR(ForEachField(bytes, whole, [&](const WireField& f) {
+    if (f.type != WireType::kLen) return;
+    if (f.number == field::kSetInputs) inputs.push_back(PayloadOf(f));
+    if (f.number == field::kSetFeatures) features.push_back(PayloadOf(f));
+    if (f.number == field::kSetModels) ++model_count;
+  }));
+
+  ir::IrBuilder builder(ir::SourceFormat::kProto);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    Result<ir::InputDecl> decl = ReadInput(bytes, inputs[i], i, &builder);
+    if (!decl.ok()) return decl.status();
+    builder.AddInput(*decl);
+  }
+
+  ProtoExpressionDecoder decoder(bytes);
+  ExpressionReader reader(&builder, &decoder);
+  std::vector<Range> expression;
+  for (std::size_t i = 0; i < features.size(); ++i) {
+    Range name;
+    expression.clear();
+    CALCJIT_RETURN_IF_ERROR(ForEachField(bytes, features[i], [&](const WireField& f) {
+      if (f.type != WireType::kLen) return;
+      if (f.number == field::kFeatureName) name = PayloadOf(f);
+      if (f.number == field::kFeatureExpression) expression.push_back(PayloadOf(f));
+    }));
+    const std::string path = "features[" + std::to_string(i) + "]";
+    if (name.begin == name.end) return UserError("feature name is empty", path + ".name");
+    if (expression.empty()) return UserError("feature has no expression", path + ".expression");
+    const ir::NameId name_id = builder.Intern(Slice(bytes, name));
+    builder.BeginFeature();
+    const std::size_t mark = decoder.Mark();
+    const ExprRef root = decoder.AddPieces(expression);
+    Result<ir::NodeId> root_id = reader.Read(root, path + ".expression");
+    if (!root_id.ok()) return root_id.status();
+    decoder.Release(mark);
+    builder.EndFeature(name_id, *root_id);
+  }
+
+  if (model_count > 0) {
+    return UserError("model declarations are not supported by contract v1 (spec section 6)",
+                     "models[0]");
+  }
+  return std::move(builder).Finish();
+}
+
+}  // namespace calcjit::dsl

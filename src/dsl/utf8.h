@@ -1,0 +1,53 @@
+// UTF-8 validation: names reach JSON and protobuf strings, which must be
+// valid UTF-8.
+#ifndef CALCJIT_DSL_UTF8_H_
+#define CALCJIT_DSL_UTF8_H_
+
+#include <cstddef>
+#include <string_view>
+
+namespace calcjit::dsl {
+
+// Length in bytes of the well-formed UTF-8 sequence at the start of `text`,
+// or 0 if it does not start with one (overlong forms, surrogates and code
+// points above U+10FFFF are ill-formed).
+inline std::size_t Utf8SequenceLength(std::string_view text) {
+  if (text.empty()) return 0;
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char b0 = byte(0);
+  if (b0 < 0x80) return 1;
+  std::size_t length;
+  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    length = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    length = 3;
+    if (b0 == 0xE0) lo = 0xA0;
+    if (b0 == 0xED) hi = 0x9F;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    length = 4;
+    if (b0 == 0xF0) lo = 0x90;
+    if (b0 == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (text.size() < length) return 0;
+  if (byte(1) < lo || byte(1) > hi) return 0;
+  for (std::size_t i = 2; i < length; ++i) {
+    if ((byte(i) & 0xC0) != 0x80) return 0;
+  }
+  return length;
+}
+
+inline bool IsValidUtf8(std::string_view text) {
+  while (!text.empty()) {
+    const std::size_t length = Utf8SequenceLength(text);
+    if (length == 0) return false;
+    text.remove_prefix(length);
+  }
+  return true;
+}
+
+}  // namespace calcjit::dsl
+
+#endif  // CALCJIT_DSL_UTF8_H_

@@ -1,0 +1,129 @@
+// FeatureSet: reading, checking and writing sets in the three formats.
+#include "calcjit/feature_set.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "dsl/json_reader.h"
+#include "dsl/json_writer.h"
+#include "dsl/proto_reader.h"
+#include "dsl/proto_writer.h"
+#include "dsl/text_parser.h"
+#include "dsl/text_printer.h"
+#include "runtime/internal.h"
+
+namespace calcjit {
+
+namespace {
+
+bool EndsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+Result<ir::FeatureSetIr> Read(std::string_view data, Format format) {
+  switch (format) {
+    case Format::kText:
+      return dsl::ReadText(data);
+    case Format::kJson:
+      return dsl::ReadJson(data);
+    case Format::kProto:
+      return dsl::ReadProto(data);
+  }
+  return InternalError("unknown format");
+}
+
+}  // namespace
+
+std::optional<Format> FormatFromName(std::string_view name) {
+  if (name == "calc" || name == "text") return Format::kText;
+  if (name == "json") return Format::kJson;
+  if (name == "pb" || name == "binpb" || name == "proto") return Format::kProto;
+  return std::nullopt;
+}
+
+std::optional<Format> FormatFromPath(std::string_view path) {
+  if (EndsWith(path, ".calc")) return Format::kText;
+  if (EndsWith(path, ".json")) return Format::kJson;
+  if (EndsWith(path, ".pb") || EndsWith(path, ".binpb")) return Format::kProto;
+  return std::nullopt;
+}
+
+std::string_view FormatName(Format format) {
+  switch (format) {
+    case Format::kText:
+      return "calc";
+    case Format::kJson:
+      return "json";
+    case Format::kProto:
+      return "pb";
+  }
+  return "?";
+}
+
+Result<FeatureSet> FeatureSet::Parse(std::string_view data, Format format) {
+  Result<ir::FeatureSetIr> ir = Read(data, format);
+  if (!ir.ok()) return ir.status();
+  Result<ir::CheckedSet> checked = ir::Check(std::move(ir).value());
+  if (!checked.ok()) return checked.status();
+  auto loaded = std::make_shared<internal::LoadedSet>();
+  loaded->set = std::make_shared<const ir::CheckedSet>(std::move(checked).value());
+  return FeatureSet(std::move(loaded));
+}
+
+Result<FeatureSet> FeatureSet::ReadFile(const std::string& path, std::optional<Format> format) {
+  if (!format) format = FormatFromPath(path);
+  if (!format) {
+    return UserError("cannot tell the format of '" + path +
+                     "' from its extension (.calc, .json, .pb, .binpb); name it explicitly");
+  }
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return RuntimeError("cannot open '" + path + "'");
+  std::ostringstream contents;
+  contents << file.rdbuf();
+  if (file.bad()) return RuntimeError("cannot read '" + path + "'");
+  Result<FeatureSet> set = Parse(contents.str(), *format);
+  if (set.ok()) return set;
+  // Prefix every location with the file, as compilers do.
+  std::vector<Diagnostic> diagnostics = set.status().diagnostics();
+  for (Diagnostic& d : diagnostics) d.location = path + (d.location.empty() ? "" : ":" + d.location);
+  return Status::Errors(set.status().kind(), std::move(diagnostics));
+}
+
+const Schema& FeatureSet::schema() const { return loaded_->set->schema; }
+
+std::vector<std::string> FeatureSet::ImplicitInputs() const {
+  std::vector<std::string> names;
+  for (const InputInfo& input : schema().inputs) {
+    if (!input.declared) names.push_back(input.name);
+  }
+  return names;
+}
+
+std::string FeatureSet::Serialize(Format format) const {
+  const ir::FeatureSetIr& ir = loaded_->set->ir;
+  switch (format) {
+    case Format::kText:
+      return dsl::WriteText(ir);
+    case Format::kJson:
+      return dsl::WriteJson(ir);
+    case Format::kProto:
+      return dsl::WriteProto(ir);
+  }
+  return {};
+}
+
+std::optional<std::size_t> Schema::FindInput(std::string_view name) const {
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::size_t> Schema::FindOutput(std::string_view name) const {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i] == name) return i;
+  }
+  return std::nullopt;
+}
+
+}  // namespace calcjit

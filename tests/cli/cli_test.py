@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""The calcjit command line, driven as a user would (run by CTest).
+
+Usage: cli_test.py PATH/TO/calcjit
+"""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+CALCJIT = None
+
+
+def f32(x):
+    """x rounded to the nearest float32, as a Python float."""
+    return struct.unpack('f', struct.pack('f', x))[0]
+
+
+class Workdir:
+    def __init__(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def __del__(self):
+        self.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def write(self, name, data):
+        mode = 'wb' if isinstance(data, bytes) else 'w'
+        with open(self.path(name), mode, newline='' if mode == 'w' else None) as out:
+            out.write(data)
+        return self.path(name)
+
+    def read(self, name):
+        with open(self.path(name), newline='') as f:
+            return f.read()
+
+
+def run(*args):
+    return subprocess.run([CALCJIT, *args], capture_output=True, text=True)
+
+
+class CheckTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = Workdir()
+
+    def test_ok_set_lists_implicit_inputs(self):
+        path = self.dir.write('s.calc', 'input price;\nscore = price * ratng + clicks;\n')
+        result = run('check', path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn('ratng', result.stdout)
+        self.assertIn('clicks', result.stdout)
+        self.assertIn('2 implicit inputs', result.stdout)
+
+    def test_every_error_with_its_place(self):
+        path = self.dir.write('s.calc', 'a = b;\nb = a;\nc = 1;\nc = 2;\n')
+        result = run('check', path)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn(path + ':4:1: error: ', result.stderr)
+        self.assertIn("'c' is defined twice", result.stderr)
+        self.assertIn("cycle: 'a' -> 'b' -> 'a'", result.stderr)
+
+    def test_json_errors_have_field_paths(self):
+        path = self.dir.write('s.json', '{"features": [{"name": "f", "expression": '
+                              '{"binary": {"operator": "OPERATOR_DIV", "lhs": {"feature": "x"}}}}]}')
+        result = run('check', path)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('features[0].expression.binary.rhs', result.stderr)
+
+    def test_json_syntax_error_has_line_and_column(self):
+        path = self.dir.write('s.json', '{"features": [\n  {"name": "f",, }]}')
+        result = run('check', path)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn(path + ':2:', result.stderr)
+
+    def test_malformed_binary_names_a_byte_offset(self):
+        path = self.dir.write('s.pb', b'\x12\xff\xff\xff\xff\x0f')
+        result = run('check', path)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('byte', result.stderr)
+
+    def test_unknown_extension_needs_input_format(self):
+        path = self.dir.write('s.txt', 'f = x;\n')
+        self.assertEqual(run('check', path).returncode, 1)
+        self.assertEqual(run('check', path, '--input-format', 'calc').returncode, 0)
+
+
+class PrintTest(unittest.TestCase):
+    def test_round_trip_through_every_format(self):
+        d = Workdir()
+        text = ('input q: query = -1.5;\ninput v: item[3];\n'
+                'f = -2 ^ 2 + (-2) ^ q * 0.1 + dot(v, v) + weighted_sum([0.5, -2], q, x);\n'
+                '`odd name` = rank(f) / batch_count(!is_nan(f));\n')
+        src = d.write('a.calc', text)
+        self.assertEqual(run('print', src, '--format', 'json', '-o', d.path('a.json')).returncode, 0)
+        self.assertEqual(run('print', d.path('a.json'), '--format', 'pb', '-o', d.path('a.pb')).returncode, 0)
+        result = run('print', d.path('a.pb'))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, text)
+        with open(d.path('a.json')) as f:
+            self.assertIn('"OPERATOR_POW"', f.read())
+
+
+class EvalTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = Workdir()
+
+    def eval(self, set_text, csv, *extra, ext='calc'):
+        set_path = self.dir.write('set.' + ext, set_text)
+        in_path = self.dir.write('in.csv', csv)
+        out_path = self.dir.path('out.csv')
+        if os.path.exists(out_path):
+            os.remove(out_path)
+        result = run('eval', set_path, '--input', in_path, '--output', out_path, *extra)
+        output = self.dir.read('out.csv') if os.path.exists(out_path) else None
+        return result, output
+
+    def test_values_and_formatting(self):
+        result, out = self.eval('y = x * 1;\nz = -x;\n',
+                                'x\n1.5\n-0\n\nnan\n-INF\nInfinity\n0.1\n1e-45\n16777217\n')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(out, 'y,z\n1.5,-1.5\n-0,0\nnan,nan\nnan,nan\n-inf,inf\ninf,-inf\n'
+                              '0.100000001,-0.100000001\n1.40129846e-45,-1.40129846e-45\n'
+                              '16777216,-16777216\n')
+
+    def test_rfc4180_quotes_bom_crlf_and_keep(self):
+        csv = ('\ufeffid,"na,me",x\r\n'
+               '1,"a ""quoted"", name",2\r\n'
+               '2,"multi\nline",  3  \r\n')
+        result, out = self.eval('y = x + 1;\n', csv, '--keep', 'id')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(out, 'id,y\n1,3\n2,4\n')
+
+    def test_keep_columns_are_copied_and_quoted(self):
+        result, out = self.eval('y = x;\n', 'name,x\n"a, b",1\n"say ""hi""",2\n', '--keep', 'name')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(out, 'name,y\n"a, b",1\n"say ""hi""",2\n')
+
+    def test_group_by_makes_one_batch_per_run(self):
+        csv = 'q,x,u\na,1,10\na,3,20\nb,5,30\nb,7,40\na,9,50\n'
+        result, out = self.eval('input u: query;\ns = batch_sum(x) + u;\nr = rank(x);\n', csv,
+                                '--group-by', 'q', '--keep', 'q')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        # Query inputs come from the first row of each batch; runs, not groups.
+        self.assertEqual(out, 'q,s,r\na,14,2\na,14,1\nb,42,2\nb,42,1\na,59,1\n')
+
+    def test_vector_columns_and_defaults(self):
+        csv = 'v[0],v[1],w[0],w[1],x\n1,2,3,4,5\n2,0,1,1,6\n'
+        result, out = self.eval('input v: item[2];\ninput w: query[2];\ninput d = 7;\n'
+                                'f = dot(v, w) + d;\n', csv)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        # w comes from the first row: (3, 4).
+        self.assertEqual(out, 'f\n18\n13\n')
+
+    def test_missing_vector_column_is_named(self):
+        result, out = self.eval('input v: item[3];\nf = norm(v);\n', 'v[0],v[2]\n1,2\n')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("column 'v[1]' is missing", result.stderr)
+        self.assertIsNone(out)
+
+    def test_missing_input_without_default(self):
+        result, out = self.eval('f = x + y;\n', 'x\n1\n')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("input 'y' has no column", result.stderr)
+        self.assertIsNone(out)
+
+    def test_bad_cell_names_row_and_column_and_leaves_no_file(self):
+        result, out = self.eval('f = x;\n', 'x,unused\n1,zz\n2abc,zz\n')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("row 2 (line 3), column 'x'", result.stderr)
+        self.assertIn("'2abc'", result.stderr)
+        self.assertIsNone(out)
+        self.assertEqual([n for n in os.listdir(self.dir.tmp.name) if 'out' in n], [])
+
+    def test_unused_columns_are_never_parsed(self):
+        result, out = self.eval('f = x;\n', 'junk,x\n#$%!,1\n')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(out, 'f\n1\n')
+
+    def test_header_only_input_gives_header_only_output(self):
+        result, out = self.eval('input q: query;\nf = x * q;\n', 'x,q\n')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(out, 'f\n')
+
+    def test_outputs_order_and_subset(self):
+        result, out = self.eval('a = x + 1;\nb = x + 2;\nc = y;\n', 'x\n1\n', '--outputs', 'b,a')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(out, 'b,a\n3,2\n')
+
+    def test_backends_by_name(self):
+        result, _ = self.eval('f = x;\n', 'x\n1\n', '--backend', 'nope')
+        self.assertEqual(result.returncode, 1)
+        for backend in ('reference', 'auto'):
+            result, out = self.eval('f = x;\n', 'x\n1\n', '--backend', backend)
+            self.assertEqual(result.returncode, 0, result.stderr)
+
+    def test_rows_must_match_the_header(self):
+        result, out = self.eval('f = x;\n', 'x,y\n1\n')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('row 1 has 1 fields', result.stderr)
+
+    def test_every_format_gives_the_same_bits(self):
+        text = 'input q: query;\nf = sigmoid(x * q) / (1 + log1p(abs(x))) + zscore(x);\n'
+        csv = 'x,q\n' + ''.join('%r,0.7\n' % (i * 0.37 - 3) for i in range(50))
+        _, expected = self.eval(text, csv)
+        set_path = self.dir.write('set.calc', text)
+        for fmt in ('json', 'pb'):
+            converted = self.dir.path('set2.' + fmt)
+            self.assertEqual(run('print', set_path, '--format', fmt, '-o', converted).returncode, 0)
+            out_path = self.dir.path('out2.csv')
+            result = run('eval', converted, '--input', self.dir.path('in.csv'), '--output', out_path)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(self.dir.read('out2.csv'), expected)
+
+    def test_deep_formula_in_every_format(self):
+        expr = 'x'
+        for level in range(2000):
+            expr = '(%s + 1)' % expr if level % 2 == 0 else '-%s' % expr
+        set_path = self.dir.write('deep.calc', 'f = %s;\n' % expr)
+        in_path = self.dir.write('in.csv', 'x\n5\n')
+        for fmt in ('calc', 'json', 'pb'):
+            path = set_path
+            if fmt != 'calc':
+                path = self.dir.path('deep.' + fmt)
+                self.assertEqual(run('print', set_path, '--format', fmt, '-o', path).returncode, 0)
+            result = run('eval', path, '--input', in_path, '--output', self.dir.path('o.csv'))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(self.dir.read('o.csv'), 'f\n5\n')
+
+    def test_too_deep_is_a_clear_error(self):
+        path = self.dir.write('deep.calc', 'f = ' + '-' * 20000 + 'x;\n')
+        result = run('check', path)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('nested deeper than', result.stderr)
+
+
+class DemoTest(unittest.TestCase):
+    def test_demo_runs(self):
+        result = run('demo', '--items', '300', '--repetitions', '2')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn('reference', result.stdout)
+
+
+if __name__ == '__main__':
+    CALCJIT = sys.argv.pop(1)
+    unittest.main(verbosity=2)
