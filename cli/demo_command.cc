@@ -35,12 +35,16 @@ constexpr std::size_t kTopItems = 10;
 
 std::string Printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
 std::string Printf(const char* format, ...) {
-  char buffer[256];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(buffer, sizeof(buffer), format, args);
+  va_list again;
+  va_copy(again, args);
+  const int size = std::vsnprintf(nullptr, 0, format, args);
   va_end(args);
-  return buffer;
+  std::string text(size > 0 ? static_cast<std::size_t>(size) : 0, '\0');
+  std::vsnprintf(text.data(), text.size() + 1, format, again);
+  va_end(again);
+  return text;
 }
 
 // A duration with a unit that keeps three significant digits readable.
@@ -301,7 +305,7 @@ int RunDemo(const DemoOptions& options) {
             << "          parsed and checked in " << FormatDuration(parse_seconds) << "\n"
             << "  query   " << options.items << " generated items, seed " << options.seed << "\n"
             << "  timing  per backend: 1 warm-up, then " << options.repetitions
-            << " timed evaluations of the whole query\n\n";
+            << " timed evaluations of the whole query (wall clock)\n\n";
 
   std::vector<BackendRun> runs;
   for (const Backend backend : kBackends) runs.push_back(RunBackend(*set, backend, options));
@@ -362,17 +366,23 @@ int RunDemo(const DemoOptions& options) {
   }
   for (const std::string& note : notes) std::cout << "  " << note << '\n';
   const std::size_t output_count = reference.schema.outputs.size();
-  if (all_agree) {
-    std::cout << Printf("\n  %zu backend%s ran; all agree bit for bit on %zu outputs x %zu items "
+  if (all_agree && agreeing == 1) {
+    std::cout << "\n  Only the reference interpreter ran; every other backend is compared with it "
+                 "bit for bit\n  (all "
+              << output_count << " outputs x " << options.items
+              << " items) as soon as this build has it.\n\n";
+  } else if (all_agree) {
+    std::cout << Printf("\n  %zu backends ran and agree bit for bit on all %zu outputs x %zu items "
                         "(%zu values).\n\n",
-                        agreeing, agreeing == 1 ? "" : "s", output_count, options.items,
-                        output_count * options.items);
+                        agreeing, output_count, options.items, output_count * options.items);
   } else {
     std::cout << "\n  The backends DO NOT all agree: that is a bug in calcjit, please report it.\n\n";
   }
 
-  PrintScoreSummary(reference.schema, reference.outputs);
-  PrintTopItems(reference);
+  if (options.items > 0) {
+    PrintScoreSummary(reference.schema, reference.outputs);
+    PrintTopItems(reference);
+  }
   return all_agree ? 0 : 1;
 }
 

@@ -99,12 +99,12 @@ Result<ir::NodeId> ExpressionReader::Read(ExprRef root, std::string_view root_pa
 
 Status ExpressionReader::Visit(ExprRef expr) {
   if (frames_.size() + 1 > ir::kMaxDepth) {
-    return ErrorAt("", "expression nested deeper than " + std::to_string(ir::kMaxDepth) +
-                           " levels");
+    return ErrorAt("",
+                   "expression nested deeper than " + std::to_string(ir::kMaxDepth) + " levels");
   }
   if (builder_->node_count() + pending_nodes_ > ir::kMaxNodes) {
-    return ErrorAt("", "the feature set has more than " + std::to_string(ir::kMaxNodes) +
-                           " expression nodes");
+    return ErrorAt(
+        "", "the feature set has more than " + std::to_string(ir::kMaxNodes) + " expression nodes");
   }
   if (!expr.present()) return InternalError("expression reader visited an absent operand");
   const std::size_t mark = decoder_->Mark();
@@ -118,8 +118,9 @@ Status ExpressionReader::Visit(ExprRef expr) {
   std::optional<ir::NodeId> leaf;
   switch (decoded.kind) {
     case ExprKind::kNone:
-      return ErrorAt("", "expression has no kind set (one of constant, feature, unary, binary, "
-                         "conditional, vector, nary, aggregate)");
+      return ErrorAt("",
+                     "expression has no kind set (one of constant, feature, unary, binary, "
+                     "conditional, vector, nary, aggregate)");
     case ExprKind::kModel:
       return ErrorAt("model",
                      "model expressions are not supported by contract v1 (spec section 6)");

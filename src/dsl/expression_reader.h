@@ -95,8 +95,8 @@ class ExpressionReader {
     ir::Op op;
     std::uint32_t operands_begin;  // its operands: operands_[begin, +count)
     std::uint32_t operand_count;
-    std::uint32_t built_begin;     // ids of its operands read so far: built_[begin, ...)
-    std::uint32_t weights_begin;   // Nary weights: weights_[begin, +count)
+    std::uint32_t built_begin;    // ids of its operands read so far: built_[begin, ...)
+    std::uint32_t weights_begin;  // Nary weights: weights_[begin, +count)
     std::uint32_t weight_count;
     std::size_t decoder_mark;
   };

@@ -187,9 +187,9 @@ Result<JsonDom> JsonDom::Parse(std::string_view text) {
   JsonDomBuilder builder(&dom, text, &read_end);
   bool parsed = false;
   try {
-    parsed = nlohmann::json::sax_parse(TrackingIterator(text.data(), &read_end),
-                                       TrackingIterator(text.data() + text.size(), &read_end),
-                                       &builder);
+    parsed =
+        nlohmann::json::sax_parse(TrackingIterator(text.data(), &read_end),
+                                  TrackingIterator(text.data() + text.size(), &read_end), &builder);
   } catch (const std::bad_alloc&) {
     return RuntimeError("out of memory while parsing JSON");
   } catch (const std::exception& e) {

@@ -47,7 +47,9 @@ class JsonDom {
     return std::string_view(pool_).substr(node.begin, node.size);
   }
   // The number exactly as written (JSON number syntax).
-  std::string_view Number(const JsonNode& node) const { return text_.substr(node.begin, node.size); }
+  std::string_view Number(const JsonNode& node) const {
+    return text_.substr(node.begin, node.size);
+  }
 
  private:
   friend class JsonDomBuilder;

@@ -27,8 +27,8 @@ struct FieldName {
   std::string_view camel;
 };
 
-constexpr FieldName kSetFields[] = {{"inputs", "inputs"}, {"features", "features"},
-                                    {"models", "models"}};
+constexpr FieldName kSetFields[] = {
+    {"inputs", "inputs"}, {"features", "features"}, {"models", "models"}};
 constexpr FieldName kInputFields[] = {{"name", "name"},
                                       {"scope", "scope"},
                                       {"dimension", "dimension"},
@@ -40,8 +40,7 @@ constexpr FieldName kExpressionFields[] = {
     {"binary", "binary"},     {"conditional", "conditional"}, {"vector", "vector"},
     {"nary", "nary"},         {"aggregate", "aggregate"},     {"model", "model"}};
 constexpr FieldName kUnaryFields[] = {{"operator", "operator"}, {"operand", "operand"}};
-constexpr FieldName kBinaryFields[] = {
-    {"operator", "operator"}, {"lhs", "lhs"}, {"rhs", "rhs"}};
+constexpr FieldName kBinaryFields[] = {{"operator", "operator"}, {"lhs", "lhs"}, {"rhs", "rhs"}};
 constexpr FieldName kConditionalFields[] = {
     {"condition", "condition"}, {"then", "then"}, {"otherwise", "otherwise"}};
 constexpr FieldName kNaryFields[] = {
@@ -168,8 +167,7 @@ class JsonExpressionDecoder final : public ExpressionDecoder {
   const JsonDom& dom_;
 };
 
-Status JsonExpressionDecoder::Decode(ExprRef expr, DecodedExpr* out,
-                                     std::vector<ExprRef>* operands,
+Status JsonExpressionDecoder::Decode(ExprRef expr, DecodedExpr* out, std::vector<ExprRef>* operands,
                                      std::vector<float>* weights) {
   if (dom_.node(expr.first).type != JsonType::kObject) {
     return UserError("expected a JSON object for an Expression");
@@ -215,8 +213,8 @@ Status JsonExpressionDecoder::Decode(ExprRef expr, DecodedExpr* out,
   return DecodeMessage(kind, found[member], out, operands, weights);
 }
 
-Status JsonExpressionDecoder::DecodeMessage(ExprKind kind, std::uint32_t index,
-                                            DecodedExpr* out, std::vector<ExprRef>* operands,
+Status JsonExpressionDecoder::DecodeMessage(ExprKind kind, std::uint32_t index, DecodedExpr* out,
+                                            std::vector<ExprRef>* operands,
                                             std::vector<float>* weights) {
   const std::string message = MessageOf(kind);
   const std::string field(kExpressionFields[static_cast<std::size_t>(kind) - 1].name);
@@ -228,8 +226,8 @@ Status JsonExpressionDecoder::DecodeMessage(ExprKind kind, std::uint32_t index,
   if (kind == ExprKind::kConditional) fields = kConditionalFields;
   if (kind == ExprKind::kNary) fields = kNaryFields;
   std::array<std::uint32_t, 3> found;
-  CALCJIT_RETURN_IF_ERROR(CollectFields(dom_, index, fields, message, field,
-                                        std::span(found).first(fields.size())));
+  CALCJIT_RETURN_IF_ERROR(
+      CollectFields(dom_, index, fields, message, field, std::span(found).first(fields.size())));
 
   std::size_t first_operand = 0;
   if (kind != ExprKind::kConditional) {
@@ -272,8 +270,7 @@ Status JsonExpressionDecoder::DecodeMessage(ExprKind kind, std::uint32_t index,
       std::size_t k = 0;
       for (std::uint32_t e = found[1] + 1; e < list.end; e = dom_.node(e).end, ++k) {
         if (dom_.node(e).type == JsonType::kNull) {
-          return UserError("null is not allowed in a repeated field",
-                           Indexed("nary.operands", k));
+          return UserError("null is not allowed in a repeated field", Indexed("nary.operands", k));
         }
         operands->push_back({e, 1});
       }

@@ -9,7 +9,9 @@ namespace calcjit::dsl {
 
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, the JSON number syntax.
 // `integral_syntax` tells whether there is neither fraction nor exponent.
@@ -124,7 +126,8 @@ std::string JsonToFloat(const JsonDom& dom, const JsonNode& node, float* value) 
     return error + " for a float";
   }
   double d = 0.0;
-  const float f = ToDouble(text, &d) ? static_cast<float>(d) : std::numeric_limits<float>::infinity();
+  const float f =
+      ToDouble(text, &d) ? static_cast<float>(d) : std::numeric_limits<float>::infinity();
   if (std::isinf(f)) return "the number " + std::string(text) + " is out of the float range";
   *value = f;
   return "";

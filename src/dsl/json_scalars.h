@@ -22,7 +22,9 @@ namespace calcjit::dsl {
 // FLT_MAX are accepted. That is the rule of protobuf's newer parsers (Go,
 // C#, C++ since 22): libprotobuf 3.21 rejected everything above FLT_MAX, even
 // "3.4028235e+38", the shortest text of FLT_MAX, which its own printer and
-// ours write. Values too small for a float round to (signed) zero.
+// ours write. Values too small for a float round to (signed) zero. The JSON
+// number -0 is -0.0f (libprotobuf 3.21 reads it as the integer 0, so +0, and
+// loses the sign that its own printer writes; the contract tells them apart).
 std::string JsonToFloat(const JsonDom& dom, const JsonNode& node, float* value);
 
 // An integer in [min, max]: a JSON number or a string holding one, which

@@ -87,7 +87,9 @@ std::string_view NameOrEmpty(const ir::FeatureSetIr& ir, ir::NameId id) {
   return id == ir::kNone ? std::string_view() : std::string_view(ir.NameOf(id));
 }
 
-bool HasOperands(OpKind kind) { return ir::FixedArity(kind) != 0; }
+bool HasOperands(OpKind kind) {
+  return ir::FixedArity(kind) != 0;
+}
 
 // The field of a fixed-arity kind's message that holds operand `index`.
 std::string_view OperandKey(OpKind kind, std::uint32_t index) {
@@ -192,7 +194,8 @@ class JsonWriter {
     out_ += "\": {";
     if (kind != OpKind::kConditional) AppendOperator(&out_, node.op);
     if (kind == OpKind::kVector) {
-      for (const auto& [field, name] : {std::pair{"lhs", node.name}, std::pair{"rhs", node.name2}}) {
+      for (const auto& [field, name] :
+           {std::pair{"lhs", node.name}, std::pair{"rhs", node.name2}}) {
         if (const std::string_view text = NameOrEmpty(ir_, name); !text.empty()) {
           out_ += ", \"";
           out_ += field;
@@ -262,6 +265,8 @@ class JsonWriter {
 
 }  // namespace
 
-std::string WriteJson(const ir::FeatureSetIr& ir) { return JsonWriter(ir).Write(); }
+std::string WriteJson(const ir::FeatureSetIr& ir) {
+  return JsonWriter(ir).Write();
+}
 
 }  // namespace calcjit::dsl

@@ -54,8 +54,8 @@ Status ForEachField(std::string_view bytes, Range range, Visit&& visit) {
     WireField f;
     bool ok = wire::ReadField(bytes, &pos, range.end, &f, &error);
     if (ok && f.type == WireType::kStartGroup) {
-      ok = wire::SkipGroup(bytes, &pos, range.end, f.number, f.tag_offset, kMaxGroupNesting,
-                           &error);
+      ok =
+          wire::SkipGroup(bytes, &pos, range.end, f.number, f.tag_offset, kMaxGroupNesting, &error);
     } else if (ok && f.type == WireType::kEndGroup) {
       ok = false;
       error = {f.tag_offset, "stray end-group tag"};
@@ -94,13 +94,12 @@ class ProtoExpressionDecoder final : public ExpressionDecoder {
 
   std::string_view bytes_;
   std::vector<Range> pieces_;
-  std::vector<Range> member_;  // occurrences of the oneof member that won
+  std::vector<Range> member_;                           // occurrences of the oneof member that won
   std::vector<std::pair<std::uint32_t, Range>> slots_;  // (operand index, occurrence)
 };
 
 Status ProtoExpressionDecoder::Decode(ExprRef expr, DecodedExpr* out,
-                                      std::vector<ExprRef>* operands,
-                                      std::vector<float>* weights) {
+                                      std::vector<ExprRef>* operands, std::vector<float>* weights) {
   // The oneof: the last member set wins; a message member that occurs again
   // without another member in between is merged, a different one replaces it.
   ExprKind kind = ExprKind::kNone;

@@ -45,8 +45,8 @@ Status CheckFeatureSetBytes(std::string_view bytes) {
                                              " without a start-group tag");
     }
     if (field.type == WireType::kStartGroup) {
-      if (!wire::SkipGroup(bytes, &pos, top.end, field.number, field.tag_offset,
-                           kMaxGroupNesting, &error)) {
+      if (!wire::SkipGroup(bytes, &pos, top.end, field.number, field.tag_offset, kMaxGroupNesting,
+                           &error)) {
         return ByteError(error.offset, error.message);
       }
       continue;
@@ -71,11 +71,10 @@ Status CheckFeatureSetBytes(std::string_view bytes) {
         break;
       case FieldKind::kPackedFloat:
         if (payload.size() % 4 != 0) {
-          return ByteError(field.tag_offset, "packed float field " + std::to_string(field.number) +
-                                                 " of " +
-                                                 std::string(wire::MessageName(top.message)) +
-                                                 " has length " + std::to_string(payload.size()) +
-                                                 ", not a multiple of 4");
+          return ByteError(field.tag_offset,
+                           "packed float field " + std::to_string(field.number) + " of " +
+                               std::string(wire::MessageName(top.message)) + " has length " +
+                               std::to_string(payload.size()) + ", not a multiple of 4");
         }
         break;
       case FieldKind::kUnknown:

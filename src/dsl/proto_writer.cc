@@ -56,7 +56,9 @@ std::uint32_t OperandFieldNumber(OpKind kind, std::size_t index) {
   }
 }
 
-bool HasOperands(OpKind kind) { return ir::FixedArity(kind) != 0; }
+bool HasOperands(OpKind kind) {
+  return ir::FixedArity(kind) != 0;
+}
 
 std::size_t LenFieldSize(std::size_t content) {
   return wire::kSmallTagSize + wire::VarintSize(content) + content;
@@ -66,7 +68,8 @@ std::size_t StringFieldSize(std::string_view text) {
 }
 std::size_t OperatorSize(ir::Op op) {
   const int number = ir::Info(op).proto_number;
-  return number == 0 ? 0 : wire::kSmallTagSize + wire::VarintSize(static_cast<std::uint64_t>(number));
+  return number == 0 ? 0
+                     : wire::kSmallTagSize + wire::VarintSize(static_cast<std::uint64_t>(number));
 }
 
 class ProtoWriter {
@@ -244,6 +247,8 @@ class ProtoWriter {
 
 }  // namespace
 
-std::string WriteProto(const ir::FeatureSetIr& ir) { return ProtoWriter(ir).Write(); }
+std::string WriteProto(const ir::FeatureSetIr& ir) {
+  return ProtoWriter(ir).Write();
+}
 
 }  // namespace calcjit::dsl

@@ -35,7 +35,9 @@ bool Fail(WireError* error, std::size_t offset, std::string message) {
   return false;
 }
 
-std::string FieldSuffix(std::uint32_t number) { return " (field " + std::to_string(number) + ")"; }
+std::string FieldSuffix(std::uint32_t number) {
+  return " (field " + std::to_string(number) + ")";
+}
 
 }  // namespace
 
@@ -162,7 +164,7 @@ std::optional<std::size_t> FindInvalidUtf8(std::string_view text) {
       continue;
     }
     std::size_t length = 0;
-    std::uint8_t low = 0x80;  // bounds of the second byte, excluding overlong
+    std::uint8_t low = 0x80;   // bounds of the second byte, excluding overlong
     std::uint8_t high = 0xBF;  // forms, surrogates and values above U+10FFFF
     if (c >= 0xC2 && c <= 0xDF) {
       length = 2;

@@ -46,9 +46,9 @@ struct WireField {
   std::uint32_t number = 0;
   WireType type = WireType::kVarint;
   std::size_t tag_offset = 0;
-  std::uint64_t varint = 0;    // kVarint
-  std::uint32_t fixed32 = 0;   // kFixed32
-  std::uint64_t fixed64 = 0;   // kFixed64
+  std::uint64_t varint = 0;       // kVarint
+  std::uint32_t fixed32 = 0;      // kFixed32
+  std::uint64_t fixed64 = 0;      // kFixed64
   std::size_t payload_begin = 0;  // kLen: the payload is [payload_begin, payload_end)
   std::size_t payload_end = 0;
 };

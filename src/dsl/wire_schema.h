@@ -96,16 +96,26 @@ constexpr FieldSpec FindField(Message message, std::uint32_t number) {
       return kNone;
     case Message::kExpression:
       switch (number) {
-        case 1: return kFixed32;
-        case 2: return kString;
-        case 3: return {FieldKind::kMessage, Message::kUnary};
-        case 4: return {FieldKind::kMessage, Message::kBinary};
-        case 5: return {FieldKind::kMessage, Message::kConditional};
-        case 6: return {FieldKind::kMessage, Message::kVector};
-        case 7: return {FieldKind::kMessage, Message::kNary};
-        case 8: return {FieldKind::kMessage, Message::kAggregate};
-        case 9: return {FieldKind::kMessage, Message::kModel};
-        default: return kNone;
+        case 1:
+          return kFixed32;
+        case 2:
+          return kString;
+        case 3:
+          return {FieldKind::kMessage, Message::kUnary};
+        case 4:
+          return {FieldKind::kMessage, Message::kBinary};
+        case 5:
+          return {FieldKind::kMessage, Message::kConditional};
+        case 6:
+          return {FieldKind::kMessage, Message::kVector};
+        case 7:
+          return {FieldKind::kMessage, Message::kNary};
+        case 8:
+          return {FieldKind::kMessage, Message::kAggregate};
+        case 9:
+          return {FieldKind::kMessage, Message::kModel};
+        default:
+          return kNone;
       }
     case Message::kUnary:
     case Message::kAggregate:
@@ -143,18 +153,30 @@ constexpr FieldSpec FindField(Message message, std::uint32_t number) {
 
 constexpr std::string_view MessageName(Message message) {
   switch (message) {
-    case Message::kFeatureSet: return "FeatureSet";
-    case Message::kInputDeclaration: return "InputDeclaration";
-    case Message::kFeatureDefinition: return "FeatureDefinition";
-    case Message::kExpression: return "Expression";
-    case Message::kUnary: return "Unary";
-    case Message::kBinary: return "Binary";
-    case Message::kConditional: return "Conditional";
-    case Message::kNary: return "Nary";
-    case Message::kVector: return "Vector";
-    case Message::kAggregate: return "Aggregate";
-    case Message::kModel: return "Model";
-    case Message::kModelDeclaration: return "ModelDeclaration";
+    case Message::kFeatureSet:
+      return "FeatureSet";
+    case Message::kInputDeclaration:
+      return "InputDeclaration";
+    case Message::kFeatureDefinition:
+      return "FeatureDefinition";
+    case Message::kExpression:
+      return "Expression";
+    case Message::kUnary:
+      return "Unary";
+    case Message::kBinary:
+      return "Binary";
+    case Message::kConditional:
+      return "Conditional";
+    case Message::kNary:
+      return "Nary";
+    case Message::kVector:
+      return "Vector";
+    case Message::kAggregate:
+      return "Aggregate";
+    case Message::kModel:
+      return "Model";
+    case Message::kModelDeclaration:
+      return "ModelDeclaration";
   }
   return "";
 }

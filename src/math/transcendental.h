@@ -11,10 +11,10 @@
 // from values computed anyway), tables as constexpr arrays (gathers).
 //
 // Method (docs/NUMERICS.md has the error analysis): each function computes its
-// result as a double-double hi + lo with a relative error below 2^-62,
-// then RoundToFloat rounds hi + lo once, via round-to-odd, to float32. The
-// exhaustive check (tools/ulpcheck) proves that no input lands close enough to
-// a rounding boundary to be misrounded.
+// result as a double-double hi + lo with a relative error below 2^-62 (2^-59
+// for Pow), then RoundToFloat rounds hi + lo once, via round-to-odd, to
+// float32. The exhaustive check (tools/ulpcheck) proves that no input of the
+// unary functions lands close enough to a rounding boundary to be misrounded.
 #ifndef CALCJIT_MATH_TRANSCENDENTAL_H_
 #define CALCJIT_MATH_TRANSCENDENTAL_H_
 

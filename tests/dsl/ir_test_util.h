@@ -116,14 +116,17 @@ inline std::string Shape(const ir::FeatureSetIr& ir, ir::NodeId id) {
 inline std::string Dump(const ir::FeatureSetIr& ir) {
   std::string out;
   for (const ir::InputDecl& input : ir.inputs) {
-    out += "input " + NameText(ir.NameOf(input.name));
-    out += input.scope == Scope::kQuery ? " query" : " item";
-    out += "[" + std::to_string(input.dimension) + "]";
-    if (input.default_value) out += " = " + FloatText(*input.default_value);
-    out += "\n";
+    // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive)
+    // about "literal" + std::string here.
+    out.append("input ").append(NameText(ir.NameOf(input.name)));
+    out.append(input.scope == Scope::kQuery ? " query[" : " item[");
+    out.append(std::to_string(input.dimension)).append("]");
+    if (input.default_value) out.append(" = ").append(FloatText(*input.default_value));
+    out.append("\n");
   }
   for (const ir::FeatureDef& feature : ir.features) {
-    out += NameText(ir.NameOf(feature.name)) + " = " + Shape(ir, feature.root) + "\n";
+    out.append(NameText(ir.NameOf(feature.name))).append(" = ");
+    out.append(Shape(ir, feature.root)).append("\n");
   }
   return out;
 }

@@ -49,9 +49,13 @@ void ExpectDepthError(const Result<ir::FeatureSetIr>& result, const std::string&
   EXPECT_TRUE(result.status().location() == location);  // (too long to print on failure)
 }
 
-TEST(DeepTest, TwoThousandLevelsRoundTripOnAJvmStack) { ExpectRoundTrip(2000); }
+TEST(DeepTest, TwoThousandLevelsRoundTripOnAJvmStack) {
+  ExpectRoundTrip(2000);
+}
 
-TEST(DeepTest, TheDepthLimitRoundTripsOnAJvmStack) { ExpectRoundTrip(ir::kMaxDepth); }
+TEST(DeepTest, TheDepthLimitRoundTripsOnAJvmStack) {
+  ExpectRoundTrip(ir::kMaxDepth);
+}
 
 TEST(DeepTest, OneLevelBeyondTheLimitIsADepthError) {
   RunWithStack(kJvmStack, [] {

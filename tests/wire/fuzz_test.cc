@@ -47,9 +47,8 @@ void CheckBytes(const std::string& bytes) {
   }
   if (!parsed) return;
   Result<ir::FeatureSetIr> expected = wire_test::IrFromMessage(message);
-  ASSERT_EQ(ours.ok(), expected.ok())
-      << Hex(bytes) << "\nours: " << ours.status().ToString()
-      << "\nexpected: " << expected.status().ToString();
+  ASSERT_EQ(ours.ok(), expected.ok()) << Hex(bytes) << "\nours: " << ours.status().ToString()
+                                      << "\nexpected: " << expected.status().ToString();
   if (!ours.ok()) {
     ASSERT_EQ(ours.status().location(), expected.status().location()) << Hex(bytes);
     return;
@@ -95,6 +94,36 @@ std::string Mutate(std::string bytes, std::mt19937& rng, const std::string& othe
   return bytes;
 }
 
+// Well-framed but otherwise random bytes: fields of random numbers (mostly
+// the schema's) and wire types (mostly the expected ones), nested messages,
+// groups, strings that are sometimes not UTF-8. They exercise merging, oneof
+// switching, wrong wire types and unknown fields far more than random bytes.
+std::string RandomWire(std::mt19937& rng, int depth) {
+  static const std::uint32_t kNumbers[] = {1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 4095};
+  std::string out;
+  const unsigned fields = rng() % 5;
+  for (unsigned f = 0; f < fields; ++f) {
+    const std::uint32_t number = kNumbers[rng() % std::size(kNumbers)];
+    const unsigned roll = rng() % 16;
+    if (roll < 7 && depth < 7) {
+      out += wire_test::LenField(number, RandomWire(rng, depth + 1));
+    } else if (roll < 9) {
+      std::string text = rng() % 8 == 0 ? "\xc3(" : "ab";
+      if (rng() % 4 == 0) text.clear();
+      out += wire_test::LenField(number, text);
+    } else if (roll < 12) {
+      out += wire_test::VarintField(number, rng() % 4 == 0 ? rng() : rng() % 20);
+    } else if (roll < 14) {
+      out += wire_test::Fixed32Field(number, static_cast<float>(rng() % 7));
+    } else if (roll < 15) {
+      out += wire_test::Tag(number, 1) + "01234567";
+    } else if (depth < 7) {
+      out += wire_test::Tag(number, 3) + RandomWire(rng, depth + 1) + wire_test::Tag(number, 4);
+    }
+  }
+  return out;
+}
+
 class FuzzTest : public testing::Test {
  protected:
   // libprotobuf logs every invalid UTF-8 string it rejects.
@@ -104,10 +133,9 @@ class FuzzTest : public testing::Test {
 TEST_F(FuzzTest, RandomBytesAgreeWithLibprotobuf) {
   std::mt19937 rng(20240611);
   // Tags of the schema's fields, group tags, varint edge bytes.
-  static const unsigned char kInteresting[] = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x08, 0x0a,
-                                               0x0b, 0x0c, 0x0d, 0x10, 0x12, 0x18, 0x1a, 0x1d,
-                                               0x22, 0x25, 0x2a, 0x32, 0x3a, 0x42, 0x4a, 0x7f,
-                                               0x80, 0xff, 0xc3, 0xe2, 0xf0};
+  static const unsigned char kInteresting[] = {
+      0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x08, 0x0a, 0x0b, 0x0c, 0x0d, 0x10, 0x12, 0x18, 0x1a,
+      0x1d, 0x22, 0x25, 0x2a, 0x32, 0x3a, 0x42, 0x4a, 0x7f, 0x80, 0xff, 0xc3, 0xe2, 0xf0};
   for (int i = 0; i < 4000; ++i) {
     std::string bytes;
     const std::size_t size = rng() % 48;
@@ -117,6 +145,17 @@ TEST_F(FuzzTest, RandomBytesAgreeWithLibprotobuf) {
     }
     ASSERT_NO_FATAL_FAILURE(CheckBytes(bytes));
   }
+}
+
+TEST_F(FuzzTest, RandomlyFramedBytesAgreeWithLibprotobuf) {
+  std::mt19937 rng(23);
+  int valid = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string bytes = RandomWire(rng, 0);
+    ASSERT_NO_FATAL_FAILURE(CheckBytes(bytes));
+    valid += dsl::ReadProto(bytes).ok() ? 1 : 0;
+  }
+  EXPECT_GT(valid, 5000);
 }
 
 TEST_F(FuzzTest, RandomMessagesAgreeWithTheReference) {
@@ -136,8 +175,9 @@ TEST_F(FuzzTest, RandomMessagesAgreeWithTheReference) {
 TEST_F(FuzzTest, MutatedMessagesAgreeWithLibprotobuf) {
   std::mt19937 rng(11);
   for (int i = 0; i < 4000; ++i) {
-    const std::string bytes = wire_test::RandomMessage(rng).SerializeAsString();
-    const std::string other = wire_test::RandomMessage(rng).SerializeAsString();
+    const bool break_rules = i % 2 == 0;
+    const std::string bytes = wire_test::RandomMessage(rng, break_rules).SerializeAsString();
+    const std::string other = wire_test::RandomMessage(rng, break_rules).SerializeAsString();
     ASSERT_NO_FATAL_FAILURE(CheckBytes(Mutate(bytes, rng, other)));
   }
 }
@@ -147,7 +187,9 @@ TEST_F(FuzzTest, ConcatenatedMessagesMergeLikeLibprotobuf) {
   for (int i = 0; i < 1000; ++i) {
     std::string bytes;
     const unsigned parts = 2 + rng() % 3;
-    for (unsigned p = 0; p < parts; ++p) bytes += wire_test::RandomMessage(rng).SerializeAsString();
+    for (unsigned p = 0; p < parts; ++p) {
+      bytes += wire_test::RandomMessage(rng, /*break_rules=*/i % 4 == 0).SerializeAsString();
+    }
     ASSERT_NO_FATAL_FAILURE(CheckBytes(bytes));
   }
 }
@@ -172,8 +214,9 @@ TEST_F(FuzzTest, RandomMessagesAsJsonAgreeWithTheReference) {
 
 TEST_F(FuzzTest, MutatedJsonNeverCrashes) {
   std::mt19937 rng(19);
-  static const char kPieces[][12] = {"{", "}", "[", "]", ",", ":", "\"", "null", "1e400", "-0",
-                                     "\"NaN\"", "\\u00", "\xc3", "\xff", " ", "\"x\":", "{}"};
+  static const char kPieces[][12] = {"{",    "}",    "[",     "]",      ",",       ":",
+                                     "\"",   "null", "1e400", "-0",     "\"NaN\"", "\\u00",
+                                     "\xc3", "\xff", " ",     "\"x\":", "{}"};
   int accepted = 0;
   for (int i = 0; i < 3000; ++i) {
     std::mt19937 choice_rng(rng());

@@ -67,7 +67,8 @@ std::uint32_t ConstantBits(const std::string& value) {
 }
 
 TEST(JsonReaderTest, ReadsTheSpecExample) {
-  const std::string json = R"({"features": [{"name": "f_qux", "expression": {"binary": {"operator": "OPERATOR_DIV",
+  const std::string json =
+      R"({"features": [{"name": "f_qux", "expression": {"binary": {"operator": "OPERATOR_DIV",
   "lhs": {"feature": "f_foo"},
   "rhs": {"binary": {"operator": "OPERATOR_SUM",
                      "lhs": {"feature": "f_bar"}, "rhs": {"feature": "f_baz"}}}}}}]})";
@@ -110,8 +111,9 @@ TEST(JsonReaderTest, NullMeansNotSet) {
 
 TEST(JsonReaderTest, EnumsByNameNumberOrNumericString) {
   const std::string tail = R"(, "lhs": {"constant": 1}, "rhs": {"constant": 2}}})";
-  const std::string div = "feature \"f\" nodes=0..2\n0: Constant 3f800000\n"
-                          "1: Constant 40000000\n2: Div #0 #1\n";
+  const std::string div =
+      "feature \"f\" nodes=0..2\n0: Constant 3f800000\n"
+      "1: Constant 40000000\n2: Div #0 #1\n";
   EXPECT_EQ(ReadBoth(WithExpression(R"({"binary": {"operator": "OPERATOR_DIV")" + tail)), div);
   EXPECT_EQ(ReadBoth(WithExpression(R"({"binary": {"operator": 4)" + tail)), div);
   EXPECT_EQ(ReadBoth(WithExpression(R"({"binary": {"operator": "4")" + tail)), div);
@@ -159,19 +161,23 @@ TEST(JsonReaderTest, FloatsFromNumbersStringsAndSpecialNames) {
   EXPECT_EQ(ConstantBits("\"-Infinity\""), 0xFF800000u);
   EXPECT_EQ(ConstantBits("0.1"), std::bit_cast<std::uint32_t>(0.1f));
   EXPECT_EQ(ConstantBits("16777217"), 0x4B800000u);  // rounds to 16777216
-  EXPECT_EQ(ConstantBits("1e-45"), 0x00000001u);      // the smallest subnormal
-  EXPECT_EQ(ConstantBits("1e-50"), 0x00000000u);      // too small: rounds to zero
-  EXPECT_EQ(ConstantBits("-1e-400"), 0x80000000u);    // even for a double
+  EXPECT_EQ(ConstantBits("1e-45"), 0x00000001u);     // the smallest subnormal
+  EXPECT_EQ(ConstantBits("1e-50"), 0x00000000u);     // too small: rounds to zero
+  EXPECT_EQ(ConstantBits("-1e-400"), 0x80000000u);   // even for a double
   EXPECT_EQ(ConstantBits("\"1e-400\""), 0x00000000u);
-  EXPECT_EQ(ConstantBits("3.4028235e+38"), 0x7F7FFFFFu);  // FLT_MAX's shortest text
-  EXPECT_EQ(ConstantBits("340282356779733661637539395458142568447"), 0x7F7FFFFFu);
+  EXPECT_EQ(ConstantBits("3.4028235e+38"), 0x7F7FFFFFu);         // FLT_MAX's shortest text
+  EXPECT_EQ(ConstantBits("3.40282356e38"), 0x7F7FFFFFu);         // rounds down to FLT_MAX
   EXPECT_EQ(ConstantBits("18446744073709551616"), 0x5F800000u);  // 2^64: beyond uint64
 
   const std::string path = "features[0].expression.constant";
   ExpectError(WithExpression(R"({"constant": 3.5e38})"), path, "out of the float range");
   ExpectError(WithExpression(R"({"constant": "-3.5e38"})"), path, "out of the float range");
   ExpectError(WithExpression(R"({"constant": 340282356779733661637539395458142568448})"), path,
-              "out of the float range");  // the midpoint to 2^128 rounds up
+              "out of the float range");  // the midpoint to 2^128 rounds up (to even)
+  // Decimal -> double -> float, as protobuf converts: one below the midpoint
+  // rounds to the midpoint as a double, and then up.
+  ExpectError(WithExpression(R"({"constant": 340282356779733661637539395458142568447})"), path,
+              "out of the float range");
   ExpectError(WithExpression(R"({"constant": "1e400"})"), path, "out of the float range");
   ExpectError(WithExpression(R"({"constant": "nan"})"), path, "is not a number");
   ExpectError(WithExpression(R"({"constant": "inf"})"), path, "is not a number");
@@ -217,7 +223,7 @@ TEST(JsonReaderTest, DimensionIsAnUnsigned32BitInteger) {
   ExpectError(R"({"inputs": [{"name": "v", "dimension": 4294967296}]})", path, "out of range");
   ExpectError(R"({"inputs": [{"name": "v", "dimension": -1}]})", path, "out of range");
   ExpectError(R"({"inputs": [{"name": "v", "dimension": 1.5}]})", path, "not an integer");
-  ExpectError(R"({"inputs": [{"name": "v", "dimension": 1e400}]})", "1:40", "number overflow");
+  ExpectError(R"({"inputs": [{"name": "v", "dimension": 1e400}]})", "1:44", "number overflow");
   ExpectError(R"({"inputs": [{"name": "v", "dimension": "1e400"}]})", path, "out of range");
   ExpectError(R"({"inputs": [{"name": "v", "dimension": "x"}]})", path, "is not a number");
   ExpectError(R"({"inputs": [{"name": "v", "dimension": false}]})", path, "expected a number");
@@ -259,7 +265,8 @@ TEST(JsonReaderTest, ChecksTheJsonTypeOfEveryField) {
   ExpectError(R"({"inputs": [{"name": "a"}, 3]})", "inputs[1]",
               "expected a JSON object for an InputDeclaration");
   ExpectError(R"({"inputs": [{"name": 3}]})", "inputs[0].name", "expected a string");
-  ExpectError(R"({"features": [[]]})", "features[0]", "expected a JSON object for a FeatureDefinition");
+  ExpectError(R"({"features": [[]]})", "features[0]",
+              "expected a JSON object for a FeatureDefinition");
   ExpectError(R"({"features": [{"name": "f", "expression": "1 + 2"}]})", "features[0].expression",
               "expected a JSON object for an Expression");
   ExpectError(R"({"features": [{"name": true, "expression": {}}]})", "features[0].name",
@@ -277,7 +284,8 @@ TEST(JsonReaderTest, ChecksTheJsonTypeOfEveryField) {
   ExpectError(WithExpression(R"({"nary": {"operator": 1, "operands": [{"constant": 1}, null]}})"),
               "features[0].expression.nary.operands[1]", "null is not allowed");
   ExpectError(WithExpression(R"({"nary": {"operator": 1, "operands": [{"constant": 1}, 2]}})"),
-              "features[0].expression.nary.operands[1]", "expected a JSON object for an Expression");
+              "features[0].expression.nary.operands[1]",
+              "expected a JSON object for an Expression");
 }
 
 TEST(JsonReaderTest, SemanticErrorsHaveTheSamePathsAsTheBinaryReader) {
@@ -295,8 +303,7 @@ TEST(JsonReaderTest, SemanticErrorsHaveTheSamePathsAsTheBinaryReader) {
               "feature name is empty");
   ExpectError(WithExpression(R"({"model": {"name": "ranker", "inputs": [], "output": 0}})"),
               "features[0].expression.model", "model expressions are not supported");
-  ExpectError(R"({"inputs": [{"scope": "SCOPE_QUERY"}]})", "inputs[0].name",
-              "input name is empty");
+  ExpectError(R"({"inputs": [{"scope": "SCOPE_QUERY"}]})", "inputs[0].name", "input name is empty");
   ExpectError(R"({"features": [{"expression": {"constant": 1}}]})", "features[0].name",
               "feature name is empty");
   ExpectError(R"({"features": [{"name": "f", "expression": {"constant": 1}}],
@@ -319,8 +326,8 @@ TEST(JsonReaderTest, VectorNamesAndEmptyStrings) {
 
 TEST(JsonReaderTest, SyntaxErrorsGiveLineAndColumnInCharacters) {
   ExpectError("", "1:1", "unexpected end of input");
-  ExpectError("{\"inputs\": [\n  {\"name\": \"größe\", x}]}", "2:20", "syntax error");
-  ExpectError("{\"inputs\": [\r\n  {\"name\": \"日本\" }]", "2:20", "unexpected end of input");
+  ExpectError("{\"inputs\": [\n  {\"name\": \"größe\", x}]}", "2:21", "syntax error");
+  ExpectError("{\"inputs\": [\r\n  {\"name\": \"日本\" }]", "2:19", "unexpected end of input");
   ExpectError("{\"a\": 1} x", "1:10", "expected end of input");
   ExpectError("{\"name\": \"a\xff\"}", "1:12", "ill-formed UTF-8");
   ExpectError("{\"a\": tru}", "1:10", "invalid literal");
@@ -329,6 +336,36 @@ TEST(JsonReaderTest, SyntaxErrorsGiveLineAndColumnInCharacters) {
   Result<ir::FeatureSetIr> result = ReadJson("{\"a\": 1,}");
   EXPECT_EQ(result.status().message().find("column"), std::string::npos)
       << result.status().message();
+}
+
+TEST(JsonReaderTest, ReadsNumbersInEveryPosition) {
+  // Compact, spaced out and at the end of containers: a number's text is
+  // found wherever nlohmann's lexer stops.
+  const std::string compact =
+      R"({"features":[{"name":"f","expression":{"nary":{"operator":6,"operands":[{"constant":-0},)"
+      R"({"constant":1e1}],"weights":[-0,2.5E-1]}}}],"inputs":[{"name":"i","dimension":7}]})";
+  const std::string spaced =
+      "{ \"features\" : [ { \"name\" : \"f\" , \"expression\" : { \"nary\" : { \"operator\" :\t6 , "
+      "\"operands\" : [ { \"constant\" : -0\n} , { \"constant\" : 1e1\r\n} ] , \"weights\" : "
+      "[ -0 ,\n2.5E-1 ] } } } ] , \"inputs\" : [ { \"name\" : \"i\" , \"dimension\" : 7 } ] }";
+  const std::string expected =
+      "input \"i\" scope=0 dim=7 default=none\n"
+      "feature \"f\" nodes=0..2\n0: Constant 80000000\n1: Constant 41200000\n"
+      "2: WeightedSum #0 #1 w=80000000,3e800000,\n";
+  EXPECT_EQ(ReadOurs(compact), expected);
+  EXPECT_EQ(ReadOurs(spaced), expected);
+}
+
+TEST(JsonReaderTest, KeepsTheSignOfAnIntegerMinusZero) {
+  // libprotobuf 3.21 reads the JSON number -0 as an integer, so +0; the
+  // contract tells -0 from +0 (MIN, MAX, NEG), and every JSON printer,
+  // libprotobuf's included, writes -0.0f as -0: keep the sign.
+  EXPECT_EQ(ConstantBits("-0"), 0x80000000u);
+  v1::FeatureSet message;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(WithExpression(R"({"constant": -0})"),
+                                                          &message)
+                  .ok());
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(message.features(0).expression().constant()), 0u);
 }
 
 TEST(JsonReaderTest, TheTopLevelMustBeAnObject) {

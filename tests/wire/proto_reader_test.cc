@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <google/protobuf/stubs/logging.h>
+
 #include <bit>
 #include <limits>
 #include <string>
@@ -139,7 +141,8 @@ TEST(ProtoReaderTest, ASingularMessageThatOccursTwiceIsMerged) {
 }
 
 TEST(ProtoReaderTest, MergingReachesIntoOperands) {
-  // binary { operator: MUL lhs { unary { operator: NEG } } lhs { unary { operand {...} } } rhs {...} }
+  // binary { operator: MUL lhs { unary { operator: NEG } } lhs { unary { operand {...} } } rhs
+  // {...} }
   const std::string binary = VarintField(1, 3) + LenField(2, LenField(3, VarintField(1, 1))) +
                              LenField(3, Fixed32Field(1, 2.0f)) +
                              LenField(2, LenField(3, LenField(2, LenField(2, "x"))));
@@ -181,11 +184,12 @@ TEST(ProtoReaderTest, NaryOperandsAndWeightsAppendAcrossOccurrences) {
   // nary { operator: WEIGHTED_SUM operands {1} weights [0.5] (packed) }
   // nary { operands {2} weights 0.25 (unpacked) weights [1, 2] (packed) }
   const std::string packed_half = LenField(3, std::string("\x00\x00\x00\x3f", 4));
-  const std::string packed_one_two = LenField(3, std::string("\x00\x00\x80\x3f\x00\x00\x00\x40", 8));
+  const std::string packed_one_two =
+      LenField(3, std::string("\x00\x00\x80\x3f\x00\x00\x00\x40", 8));
   const std::string first =
       LenField(7, VarintField(1, 6) + LenField(2, Fixed32Field(1, 1.0f)) + packed_half);
-  const std::string second = LenField(7, LenField(2, Fixed32Field(1, 2.0f)) +
-                                             Fixed32Field(3, 0.25f) + packed_one_two);
+  const std::string second =
+      LenField(7, LenField(2, Fixed32Field(1, 2.0f)) + Fixed32Field(3, 0.25f) + packed_one_two);
   const std::string feature = LenField(1, "f") + LenField(2, first + second);
   EXPECT_EQ(ReadBoth(LenField(2, feature)),
             "feature \"f\" nodes=0..2\n"
@@ -198,10 +202,10 @@ TEST(ProtoReaderTest, SkipsUnknownFieldsOfEveryWireType) {
   const std::string fixed64 = Tag(15, 1) + std::string(8, '\x7f');
   const std::string group = Tag(16, 3) + VarintField(1, 5) + Tag(17, 3) + LenField(2, "zz") +
                             Tag(17, 4) + Fixed32Field(3, 1.0f) + Tag(16, 4);
-  const std::string unknown = VarintField(100, 1) + fixed64 + LenField(536870911, "skip") +
-                              group + Tag(20, 5) + "abcd";
-  const std::string vector = unknown + VarintField(1, 1) + LenField(2, "a") + unknown +
-                             LenField(3, "b");
+  const std::string unknown =
+      VarintField(100, 1) + fixed64 + LenField(536870911, "skip") + group + Tag(20, 5) + "abcd";
+  const std::string vector =
+      unknown + VarintField(1, 1) + LenField(2, "a") + unknown + LenField(3, "b");
   const std::string feature =
       unknown + LenField(1, "f") + LenField(2, unknown + LenField(6, vector) + unknown) + unknown;
   const std::string input = unknown + LenField(1, "a") + unknown + VarintField(3, 4);
@@ -232,8 +236,8 @@ TEST(ProtoReaderTest, VectorNamesThatAreEmptyBecomeNone) {
 
 TEST(ProtoReaderTest, KeepsFloatBitsExactly) {
   const float values[] = {-0.0f, std::numeric_limits<float>::denorm_min(),
-                          std::numeric_limits<float>::infinity(),
-                          std::bit_cast<float>(0x7FA00001u), std::bit_cast<float>(0xFFC00000u)};
+                          std::numeric_limits<float>::infinity(), std::bit_cast<float>(0x7FA00001u),
+                          std::bit_cast<float>(0xFFC00000u)};
   for (const float value : values) {
     const std::string feature = LenField(1, "f") + LenField(2, Fixed32Field(1, value));
     Result<ir::FeatureSetIr> result = ReadProto(LenField(2, feature));
@@ -256,7 +260,9 @@ TEST(ProtoReaderTest, MalformedBytesGiveTheirOffset) {
       {"\x28\x80", 1, "truncated varint"},
       {std::string("\x28").append(10, '\xff').append("\x01"), 1, "varint longer than 10 bytes"},
       {"\x0a", 1, "truncated length"},
-      {"\x0a\x05" "ab", 0, "runs past the end"},
+      {"\x0a\x05"
+       "ab",
+       0, "runs past the end"},
       {nested_overrun, 2, "runs past the end"},
       {"\x0a\x80\x80\x80\x80\x08", 1, "2 GiB"},
       {std::string("\x00", 1), 0, "field number 0"},
@@ -284,6 +290,7 @@ TEST(ProtoReaderTest, MalformedBytesGiveTheirOffset) {
       // A field that does not fit its message: Unary inside Expression.
       {LenField(2, LenField(2, Tag(3, 2) + "\x09" + "x")), 4, "runs past the end"},
   };
+  google::protobuf::LogSilencer silence;  // libprotobuf logs each invalid UTF-8 string
   for (const Case& c : cases) {
     SCOPED_TRACE(testing::PrintToString(c.bytes));
     v1::FeatureSet message;
@@ -293,7 +300,9 @@ TEST(ProtoReaderTest, MalformedBytesGiveTheirOffset) {
 }
 
 TEST(ProtoReaderTest, ValidUtf8IsAccepted) {
-  const std::string name = "gr\xc3\xb6\xc3\x9f" "e \xe6\x97\xa5 \xf0\x9f\x98\x80 \xef\xbf\xbf";
+  const std::string name =
+      "gr\xc3\xb6\xc3\x9f"
+      "e \xe6\x97\xa5 \xf0\x9f\x98\x80 \xef\xbf\xbf";
   EXPECT_EQ(ReadBoth(LenField(1, LenField(1, name))),
             "input \"" + name + "\" scope=0 dim=0 default=none\n");
 }
@@ -337,7 +346,9 @@ TEST(ProtoReaderTest, InvalidContentGivesItsFieldPath) {
        },
        "features[0].expression.binary.rhs", "no kind"},
       {"unary without operand",
-       [&](v1::FeatureSet* m) { feature(m)->mutable_unary()->set_operator_(v1::Unary::OPERATOR_EXP); },
+       [&](v1::FeatureSet* m) {
+         feature(m)->mutable_unary()->set_operator_(v1::Unary::OPERATOR_EXP);
+       },
        "features[0].expression.unary.operand", "Unary.operand is not set"},
       {"aggregate without operand",
        [&](v1::FeatureSet* m) {
@@ -393,8 +404,7 @@ TEST(ProtoReaderTest, InvalidContentGivesItsFieldPath) {
       {"empty feature name",
        [&](v1::FeatureSet* m) { m->add_features()->mutable_expression()->set_constant(1); },
        "features[0].name", "feature name is empty"},
-      {"empty reference",
-       [&](v1::FeatureSet* m) { feature(m)->set_feature(""); },
+      {"empty reference", [&](v1::FeatureSet* m) { feature(m)->set_feature(""); },
        "features[0].expression.feature", "feature name is empty"},
       {"unknown scope",
        [&](v1::FeatureSet* m) {

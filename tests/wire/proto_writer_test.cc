@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -53,8 +54,14 @@ TEST(ProtoWriterTest, WritesTheSeedFormula) {
   CheckAgainstLibprotobuf(ir);
   // features { name: "f_qux" expression { binary { operator: DIV lhs {...} rhs {...} } } }
   EXPECT_EQ(WriteProto(ir),
-            "\x12\x2e\x0a\x05" "f_qux" "\x12\x25\x22\x23\x08\x04\x12\x07\x12\x05" "f_foo"
-            "\x1a\x16\x22\x14\x08\x01\x12\x07\x12\x05" "f_bar" "\x1a\x07\x12\x05" "f_baz");
+            "\x12\x2e\x0a\x05"
+            "f_qux"
+            "\x12\x25\x22\x23\x08\x04\x12\x07\x12\x05"
+            "f_foo"
+            "\x1a\x16\x22\x14\x08\x01\x12\x07\x12\x05"
+            "f_bar"
+            "\x1a\x07\x12\x05"
+            "f_baz");
 }
 
 TEST(ProtoWriterTest, LeavesOutDefaultsButNotOneofMembersOrPresentOptionals) {
@@ -74,7 +81,10 @@ TEST(ProtoWriterTest, LeavesOutDefaultsButNotOneofMembersOrPresentOptionals) {
   const ir::FeatureSetIr ir = std::move(builder).Finish();
   CheckAgainstLibprotobuf(ir);
   const std::string bytes = WriteProto(ir);
-  EXPECT_EQ(bytes.substr(0, 19), std::string("\x0a\x07\x0a\x05" "plain" "\x0a\x08\x0a\x01" "z"
+  EXPECT_EQ(bytes.substr(0, 19), std::string("\x0a\x07\x0a\x05"
+                                             "plain"
+                                             "\x0a\x08\x0a\x01"
+                                             "z"
                                              "\x25\x00\x00\x00\x00",
                                              19));
 }
@@ -90,8 +100,7 @@ TEST(ProtoWriterTest, WritesFloatsWithTheirExactBits) {
     operands.push_back(builder.AddConstant(std::bit_cast<float>(bits)));
     weights.push_back(std::bit_cast<float>(bits));
   }
-  builder.EndFeature(builder.Intern("f"),
-                     builder.AddNary(ir::Op::kWeightedSum, operands, weights));
+  builder.EndFeature(builder.Intern("f"), builder.AddNary(ir::Op::kWeightedSum, operands, weights));
   const ir::FeatureSetIr ir = std::move(builder).Finish();
   Result<ir::FeatureSetIr> back = ReadProto(WriteProto(ir));
   ASSERT_TRUE(back.ok());
@@ -106,10 +115,7 @@ TEST(ProtoWriterTest, AnEmptySetIsNoBytes) {
 
 // Random valid sets (a few levels deep, every operator, odd floats and
 // names): the same bytes as libprotobuf, and a round trip through both.
-RC_GTEST_PROP(ProtoWriterProperty, MatchesLibprotobufAndRoundTrips,
-              (const std::vector<std::uint32_t>& choices)) {
-  wire_test::Choices draw(choices);
-  const ir::FeatureSetIr ir = wire_test::RandomIr(draw, 5, /*allow_nan=*/true);
+void CheckRandomSet(const ir::FeatureSetIr& ir) {
   const std::string bytes = WriteProto(ir);
   RC_ASSERT(bytes == wire_test::MessageFromIr(ir).SerializeAsString());
   v1::FeatureSet parsed;
@@ -120,6 +126,24 @@ RC_GTEST_PROP(ProtoWriterProperty, MatchesLibprotobufAndRoundTrips,
   RC_ASSERT(back.ok());
   RC_ASSERT(DumpIr(*back) == DumpIr(ir));
   RC_ASSERT(WriteProto(*back) == bytes);
+}
+
+RC_GTEST_PROP(ProtoWriterProperty, MatchesLibprotobufAndRoundTrips,
+              (const std::vector<std::uint32_t>& choices)) {
+  wire_test::Choices draw(choices);
+  const ir::FeatureSetIr ir = wire_test::RandomIr(draw, 5, /*allow_nan=*/true);
+  RC_CLASSIFY(ir.nodes.size() > 10, "more than 10 nodes");
+  CheckRandomSet(ir);
+}
+
+// The same on many larger sets (seeded, so without shrinking).
+TEST(ProtoWriterTest, ManyRandomSetsMatchLibprotobufAndRoundTrip) {
+  std::mt19937 rng(5);
+  for (int i = 0; i < 1500; ++i) {
+    wire_test::Choices draw(wire_test::RandomChoices(rng, 300));
+    const ir::FeatureSetIr ir = wire_test::RandomIr(draw, 6, /*allow_nan=*/true);
+    ASSERT_NO_THROW(CheckRandomSet(ir)) << DumpIr(ir);
+  }
 }
 
 }  // namespace

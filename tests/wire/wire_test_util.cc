@@ -26,7 +26,9 @@ std::string Hex(std::uint32_t bits) {
   return buffer;
 }
 
-std::string FloatBits(float value) { return Hex(std::bit_cast<std::uint32_t>(value)); }
+std::string FloatBits(float value) {
+  return Hex(std::bit_cast<std::uint32_t>(value));
+}
 
 std::string NameText(const ir::FeatureSetIr& ir, ir::NameId id) {
   return id == ir::kNone ? std::string("<none>") : "\"" + ir.NameOf(id) + "\"";
@@ -43,8 +45,9 @@ std::string DumpIr(const ir::FeatureSetIr& ir) {
            " default=" + (input.default_value ? FloatBits(*input.default_value) : "none") + "\n";
   }
   for (const ir::FeatureDef& feature : ir.features) {
-    out += "feature " + NameText(ir, feature.name) + " nodes=" +
-           std::to_string(feature.first_node) + ".." + std::to_string(feature.root) + "\n";
+    out += "feature " + NameText(ir, feature.name) +
+           " nodes=" + std::to_string(feature.first_node) + ".." + std::to_string(feature.root) +
+           "\n";
   }
   for (std::size_t id = 0; id < ir.nodes.size(); ++id) {
     const ir::Node& node = ir.nodes[id];
@@ -169,8 +172,8 @@ std::string Fixed32Field(std::uint32_t field, float value) {
 
 namespace {
 
-Status CheckOperator(int number, ir::OpKind kind, std::string_view message,
-                     const std::string& path, ir::Op* op) {
+Status CheckOperator(int number, ir::OpKind kind, std::string_view message, const std::string& path,
+                     ir::Op* op) {
   if (number == 0) return UserError("unset operator", path);
   const std::optional<ir::Op> found = ir::OpFromProtoNumber(kind, number);
   if (!found) {
@@ -184,8 +187,8 @@ Status CheckOperator(int number, ir::OpKind kind, std::string_view message,
 Result<ir::NodeId> Convert(const v1::Expression& e, const std::string& path,
                            ir::IrBuilder& builder) {
   std::vector<ir::NodeId> operands;
-  auto convert_all = [&](const std::vector<std::pair<const v1::Expression*, std::string>>& list)
-      -> Status {
+  auto convert_all =
+      [&](const std::vector<std::pair<const v1::Expression*, std::string>>& list) -> Status {
     for (const auto& [operand, operand_path] : list) {
       Result<ir::NodeId> id = Convert(*operand, operand_path, builder);
       if (!id.ok()) return id.status();
@@ -373,7 +376,7 @@ bool MessagesEqual(const v1::FeatureSet& a, const v1::FeatureSet& b, std::string
 
 namespace {
 
-const char* const kNames[] = {"x",    "price", "f_qux",   "größe",     "a\"b\\c", "tab\there\n",
+const char* const kNames[] = {"x",    "price", "f_qux",  "größe",    "a\"b\\c", "tab\there\n",
                               "\x01", "日本",  "emoji😀", "user.age", "rank",    "`q`"};
 
 float RandomFloat(Choices& choices, bool allow_nan) {
@@ -412,10 +415,9 @@ ir::NodeId RandomNode(Choices& choices, ir::IrBuilder& builder, std::uint32_t de
                       std::uint32_t max_depth, bool allow_nan) {
   auto name = [&] { return builder.Intern(kNames[choices.Below(std::size(kNames))]); };
   const std::uint32_t pick = depth >= max_depth ? choices.Below(3) : choices.Below(8);
-  static const ir::OpKind kKinds[] = {ir::OpKind::kConstant, ir::OpKind::kRef,
-                                      ir::OpKind::kVector,   ir::OpKind::kUnary,
-                                      ir::OpKind::kBinary,   ir::OpKind::kConditional,
-                                      ir::OpKind::kNary,     ir::OpKind::kAggregate};
+  static const ir::OpKind kKinds[] = {
+      ir::OpKind::kConstant, ir::OpKind::kRef,         ir::OpKind::kVector, ir::OpKind::kUnary,
+      ir::OpKind::kBinary,   ir::OpKind::kConditional, ir::OpKind::kNary,   ir::OpKind::kAggregate};
   const ir::OpKind kind = kKinds[pick];
   if (kind == ir::OpKind::kConstant) return builder.AddConstant(RandomFloat(choices, allow_nan));
   if (kind == ir::OpKind::kRef) return builder.AddRef(name());
@@ -443,6 +445,12 @@ ir::NodeId RandomNode(Choices& choices, ir::IrBuilder& builder, std::uint32_t de
 
 }  // namespace
 
+std::vector<std::uint32_t> RandomChoices(std::mt19937& rng, std::size_t count) {
+  std::vector<std::uint32_t> values(count);
+  for (std::uint32_t& value : values) value = static_cast<std::uint32_t>(rng());
+  return values;
+}
+
 ir::FeatureSetIr RandomIr(Choices& choices, std::uint32_t max_depth, bool allow_nan) {
   ir::IrBuilder builder(ir::SourceFormat::kProto);
   const std::uint32_t input_count = choices.Below(4);
@@ -455,7 +463,7 @@ ir::FeatureSetIr RandomIr(Choices& choices, std::uint32_t max_depth, bool allow_
     if (!choices.OneIn(3)) decl.default_value = RandomFloat(choices, allow_nan);
     builder.AddInput(decl);
   }
-  const std::uint32_t feature_count = choices.Below(4);
+  const std::uint32_t feature_count = 1 + choices.Below(3);
   for (std::uint32_t i = 0; i < feature_count; ++i) {
     const ir::NameId name = builder.Intern(kNames[choices.Below(std::size(kNames))]);
     builder.BeginFeature();
@@ -467,74 +475,78 @@ ir::FeatureSetIr RandomIr(Choices& choices, std::uint32_t max_depth, bool allow_
 
 namespace {
 
-int RandomOperator(std::mt19937& rng, int count) {
+int RandomOperator(std::mt19937& rng, int count, bool break_rules) {
   const int roll = static_cast<int>(rng() % 20);
-  if (roll == 0) return 0;
-  if (roll == 1) return 99;
+  if (break_rules && roll == 0) return 0;
+  if (break_rules && roll == 1) return 99;
   return 1 + static_cast<int>(rng() % static_cast<unsigned>(count));
 }
 
-std::string RandomName(std::mt19937& rng) {
-  if (rng() % 12 == 0) return "";
+std::string RandomName(std::mt19937& rng, bool break_rules) {
+  if (break_rules && rng() % 12 == 0) return "";
   return kNames[rng() % std::size(kNames)];
 }
 
-void RandomExpression(std::mt19937& rng, int depth, v1::Expression* e) {
-  const unsigned pick = depth >= 4 ? rng() % 3 : rng() % 11;
-  auto present = [&] { return rng() % 16 != 0; };
+void RandomExpression(std::mt19937& rng, int depth, bool break_rules, v1::Expression* e) {
+  const unsigned pick = depth >= 4 ? rng() % 3 : rng() % (break_rules ? 11 : 9);
+  auto present = [&] { return !break_rules || rng() % 16 != 0; };
   switch (pick) {
     case 0:
       e->set_constant(std::bit_cast<float>(static_cast<std::uint32_t>(rng())));
       if (e->constant() != e->constant()) e->set_constant(0.5f);
       return;
     case 1:
-      e->set_feature(RandomName(rng));
+      e->set_feature(RandomName(rng, break_rules));
       return;
     case 2: {
       v1::Vector* v = e->mutable_vector();
-      v->set_operator_(static_cast<v1::Vector::Operator>(RandomOperator(rng, 4)));
-      if (present()) v->set_lhs(RandomName(rng));
-      if (rng() % 2) v->set_rhs(RandomName(rng));
+      v->set_operator_(static_cast<v1::Vector::Operator>(RandomOperator(rng, 4, break_rules)));
+      if (present()) v->set_lhs(RandomName(rng, break_rules));
+      if (rng() % 2) v->set_rhs(RandomName(rng, break_rules));
       return;
     }
     case 3:
-      e->mutable_unary()->set_operator_(static_cast<v1::Unary::Operator>(RandomOperator(rng, 14)));
-      if (present()) RandomExpression(rng, depth + 1, e->mutable_unary()->mutable_operand());
+      e->mutable_unary()->set_operator_(
+          static_cast<v1::Unary::Operator>(RandomOperator(rng, 14, break_rules)));
+      if (present())
+        RandomExpression(rng, depth + 1, break_rules, e->mutable_unary()->mutable_operand());
       return;
     case 4: {
       v1::Binary* b = e->mutable_binary();
-      b->set_operator_(static_cast<v1::Binary::Operator>(RandomOperator(rng, 15)));
-      if (present()) RandomExpression(rng, depth + 1, b->mutable_lhs());
-      if (present()) RandomExpression(rng, depth + 1, b->mutable_rhs());
+      b->set_operator_(static_cast<v1::Binary::Operator>(RandomOperator(rng, 15, break_rules)));
+      if (present()) RandomExpression(rng, depth + 1, break_rules, b->mutable_lhs());
+      if (present()) RandomExpression(rng, depth + 1, break_rules, b->mutable_rhs());
       return;
     }
     case 5: {
       v1::Conditional* c = e->mutable_conditional();
-      if (present()) RandomExpression(rng, depth + 1, c->mutable_condition());
-      if (present()) RandomExpression(rng, depth + 1, c->mutable_then());
-      if (present()) RandomExpression(rng, depth + 1, c->mutable_otherwise());
+      if (present()) RandomExpression(rng, depth + 1, break_rules, c->mutable_condition());
+      if (present()) RandomExpression(rng, depth + 1, break_rules, c->mutable_then());
+      if (present()) RandomExpression(rng, depth + 1, break_rules, c->mutable_otherwise());
       return;
     }
     case 6:
     case 7: {
       v1::Nary* n = e->mutable_nary();
-      n->set_operator_(static_cast<v1::Nary::Operator>(RandomOperator(rng, 6)));
-      const unsigned count = rng() % 10 == 0 ? 0 : 1 + rng() % 3;
-      for (unsigned i = 0; i < count; ++i) RandomExpression(rng, depth + 1, n->add_operands());
+      n->set_operator_(static_cast<v1::Nary::Operator>(RandomOperator(rng, 6, break_rules)));
+      const unsigned count = break_rules && rng() % 10 == 0 ? 0 : 1 + rng() % 3;
+      for (unsigned i = 0; i < count; ++i)
+        RandomExpression(rng, depth + 1, break_rules, n->add_operands());
       const unsigned weights = rng() % 4;
       for (unsigned i = 0; i < weights; ++i) n->add_weights(static_cast<float>(rng() % 100) / 8);
       return;
     }
     case 8:
       e->mutable_aggregate()->set_operator_(
-          static_cast<v1::Aggregate::Operator>(RandomOperator(rng, 10)));
-      if (present()) RandomExpression(rng, depth + 1, e->mutable_aggregate()->mutable_operand());
+          static_cast<v1::Aggregate::Operator>(RandomOperator(rng, 10, break_rules)));
+      if (present())
+        RandomExpression(rng, depth + 1, break_rules, e->mutable_aggregate()->mutable_operand());
       return;
     case 9:
       if (rng() % 4 == 0) {
         v1::Model* m = e->mutable_model();
-        m->set_name(RandomName(rng));
-        RandomExpression(rng, depth + 1, m->add_inputs());
+        m->set_name(RandomName(rng, break_rules));
+        RandomExpression(rng, depth + 1, break_rules, m->add_inputs());
         m->set_output(rng() % 3);
       }
       return;  // otherwise: no kind set
@@ -546,24 +558,27 @@ void RandomExpression(std::mt19937& rng, int depth, v1::Expression* e) {
 
 }  // namespace
 
-v1::FeatureSet RandomMessage(std::mt19937& rng) {
+v1::FeatureSet RandomMessage(std::mt19937& rng, bool break_rules) {
   v1::FeatureSet message;
   const unsigned inputs = rng() % 3;
   for (unsigned i = 0; i < inputs; ++i) {
     v1::InputDeclaration* input = message.add_inputs();
-    input->set_name(RandomName(rng));
+    input->set_name(RandomName(rng, break_rules));
     const unsigned scope = rng() % 10;
-    input->set_scope(static_cast<v1::InputDeclaration::Scope>(scope < 5 ? 0 : scope < 9 ? 1 : 7));
+    input->set_scope(static_cast<v1::InputDeclaration::Scope>(
+        scope < 5 ? 0 : (scope < 9 || !break_rules ? 1 : 7)));
     if (rng() % 2) input->set_dimension(rng() % 100);
     if (rng() % 2) input->set_default_value(static_cast<float>(rng() % 1000) / 16);
   }
   const unsigned features = rng() % 4;
   for (unsigned i = 0; i < features; ++i) {
     v1::FeatureDefinition* feature = message.add_features();
-    feature->set_name(RandomName(rng));
-    if (rng() % 16 != 0) RandomExpression(rng, 1, feature->mutable_expression());
+    feature->set_name(RandomName(rng, break_rules));
+    if (!break_rules || rng() % 16 != 0) {
+      RandomExpression(rng, 1, break_rules, feature->mutable_expression());
+    }
   }
-  if (rng() % 12 == 0) {
+  if (break_rules && rng() % 12 == 0) {
     v1::ModelDeclaration* model = message.add_models();
     model->set_name("ranker");
     model->set_path("ranker.json");

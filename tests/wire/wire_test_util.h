@@ -67,14 +67,18 @@ class Choices {
   std::size_t next_ = 0;
 };
 
+// `count` choices from `rng`, for the seeded (non-shrinking) loops.
+std::vector<std::uint32_t> RandomChoices(std::mt19937& rng, std::size_t count);
+
 // A valid random set (operators, operands, names all fine), at most
 // `max_depth` deep, built with IrBuilder. Floats include -0, subnormals,
 // infinities, FLT_MAX and, with `allow_nan`, the quiet NaN 0x7FC00000.
 ir::FeatureSetIr RandomIr(Choices& choices, std::uint32_t max_depth, bool allow_nan);
 
-// A random message that also breaks the rules now and then (unset or unknown
-// operators, missing operands, no kind, empty names, unknown scopes, models).
-v1::FeatureSet RandomMessage(std::mt19937& rng);
+// A random message; with `break_rules` it also breaks the rules now and then
+// (unset or unknown operators, missing operands, no kind, empty names,
+// unknown scopes, models).
+v1::FeatureSet RandomMessage(std::mt19937& rng, bool break_rules = true);
 
 }  // namespace calcjit::wire_test
 

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Every test on a fresh Debian 12 machine: installs what is missing, builds
+# everything, and runs the whole suite (unit, conformance, property, CLI and
+# the sampled ulp checks of the math functions).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+./scripts/build.sh
+ctest --test-dir build --output-on-failure -j"$(nproc)"

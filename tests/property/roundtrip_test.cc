@@ -1,0 +1,778 @@
+// Property tests of the text syntax and its printer against the other two
+// formats (spec sections 2 and 4), over random VALID feature sets:
+//
+//  - the printed text is a fixed point: printing what was read from printed
+//    text gives the same text;
+//  - parsing printed text gives back the same messages (structurally, with
+//    the one documented normalization: Nary MIN/MAX with exactly two operands
+//    prints as min(a, b) and reads back as Binary MIN/MAX);
+//  - proto -> text -> proto and JSON -> text -> JSON give the same bytes;
+//  - text written by an independent, noisy renderer (redundant parentheses,
+//    pow() calls, comments, CRLF, other number spellings, needless
+//    backquotes, inputs declared between definitions) reads as the same IR.
+//
+// Sets are generated with rapidcheck's combinators as a small tree (GenSet),
+// so a failure shrinks to a minimal set; references are abstract indices that
+// BuildIr resolves deterministically, which keeps every shrunk set valid
+// (scalar inputs only as columns, vector inputs of equal dimension, earlier
+// definitions only: no cycles).
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <ostream>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "calcjit/feature_set.h"
+#include "dsl/json_writer.h"
+#include "dsl/proto_writer.h"
+#include "dsl/text_parser.h"
+#include "dsl/text_printer.h"
+#include "ir/builder.h"
+#include "ir/op.h"
+#include "runtime/internal.h"
+#include "tests/dsl/ir_test_util.h"
+
+namespace calcjit::roundtrip_test {
+namespace {
+
+using ir::Op;
+using ir_test::Dump;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// ---------------------------------------------------------------------------
+// The generated set, before its references are resolved.
+
+struct GenExprNode {
+  enum class Kind : std::uint8_t { kConstant, kInput, kFeature, kImplicit, kVector, kOp };
+  Kind kind = Kind::kConstant;
+  float constant = 0.0f;
+  std::uint32_t a = 0;  // reference choices (kInput, kFeature, kImplicit, kVector lhs)
+  std::uint32_t b = 0;  // kVector rhs choice
+  Op op = Op::kConstant;
+  std::vector<GenExprNode> operands;
+  std::vector<float> weights;
+};
+
+struct GenInput {
+  std::uint32_t style = 0;
+  Scope scope = Scope::kItem;
+  std::uint32_t dimension = 0;
+  std::optional<float> default_value;  // dropped for vectors
+};
+
+struct GenFeature {
+  std::uint32_t style = 0;
+  GenExprNode expression;
+};
+
+struct GenSetSpec {
+  std::vector<GenInput> inputs;
+  std::vector<GenFeature> features;
+  std::uint32_t noise_seed = 0;  // for the noisy renderer only
+};
+
+// ---------------------------------------------------------------------------
+// Generators.
+
+float CanonicalNan() { return ir_test::FromBits(0x7fc00000u); }
+
+rc::Gen<float> GenFloat() {
+  return rc::gen::weightedOneOf<float>({
+      {5, rc::gen::element<float>(0.0f, 1.0f, -1.0f, 2.0f, 0.5f, -0.0f, 0.1f, -2.5f, kInf, -kInf,
+                                  CanonicalNan(), std::numeric_limits<float>::denorm_min(),
+                                  -std::numeric_limits<float>::denorm_min(),
+                                  ir_test::FromBits(0x007fffffu),
+                                  std::numeric_limits<float>::min(),
+                                  std::numeric_limits<float>::max(),
+                                  -std::numeric_limits<float>::max(), 1e10f, 16777216.0f, 1e-7f,
+                                  3.0f, 100.0f, 1e-30f, -1e30f)},
+      // Any bit pattern: every exponent, subnormals, tiny and huge values.
+      // NaNs become the quiet NaN (the sign and payload of a NaN are not
+      // observable; see NonCanonicalNanConstants below).
+      {3, rc::gen::map(rc::gen::arbitrary<std::uint32_t>(),
+                       [](std::uint32_t bits) {
+                         const float value = ir_test::FromBits(bits);
+                         return std::isnan(value) ? CanonicalNan() : value;
+                       })},
+      {2, rc::gen::map(rc::gen::inRange(-4000, 4000), [](int i) { return i / 16.0f; })},
+  });
+}
+
+const Op kUnaryOps[] = {Op::kNeg,     Op::kAbs,   Op::kExp,   Op::kLog,   Op::kLog1p,
+                        Op::kSqrt,    Op::kSigmoid, Op::kTanh, Op::kFloor, Op::kCeil,
+                        Op::kRound,   Op::kSign,  Op::kNot,   Op::kIsNan};
+const Op kBinaryOps[] = {Op::kAdd, Op::kSub, Op::kMul, Op::kDiv, Op::kPow,
+                         Op::kMin, Op::kMax, Op::kEq,  Op::kNe,  Op::kLt,
+                         Op::kLe,  Op::kGt,  Op::kGe,  Op::kAnd, Op::kOr};
+const Op kNaryOps[] = {Op::kSum, Op::kProduct, Op::kNaryMin, Op::kNaryMax, Op::kMean};
+const Op kVectorOps[] = {Op::kDot, Op::kCosine, Op::kL2Distance, Op::kNorm};
+const Op kAggregateOps[] = {Op::kBatchMin, Op::kBatchMax, Op::kBatchSum,    Op::kBatchMean,
+                            Op::kBatchStd, Op::kBatchCount, Op::kRank,      Op::kSoftmax,
+                            Op::kMinMaxScale, Op::kZscore};
+
+template <std::size_t N>
+rc::Gen<Op> GenOpOf(const Op (&ops)[N]) {
+  return rc::gen::elementOf(std::vector<Op>(ops, ops + N));
+}
+
+rc::Gen<GenExprNode> GenLeaf() {
+  using Kind = GenExprNode::Kind;
+  auto reference = [](Kind kind) {
+    return rc::gen::map(rc::gen::inRange<std::uint32_t>(0, 16), [kind](std::uint32_t a) {
+      GenExprNode e;
+      e.kind = kind;
+      e.a = a;
+      return e;
+    });
+  };
+  return rc::gen::oneOf(
+      rc::gen::map(GenFloat(),
+                   [](float c) {
+                     GenExprNode e;
+                     e.constant = c;
+                     return e;
+                   }),
+      reference(Kind::kInput), reference(Kind::kFeature), reference(Kind::kImplicit),
+      rc::gen::apply(
+          [](Op op, std::uint32_t a, std::uint32_t b) {
+            GenExprNode e;
+            e.kind = Kind::kVector;
+            e.op = op;
+            e.a = a;
+            e.b = b;
+            return e;
+          },
+          GenOpOf(kVectorOps), rc::gen::inRange<std::uint32_t>(0, 16),
+          rc::gen::inRange<std::uint32_t>(0, 16)));
+}
+
+GenExprNode MakeOp(Op op, std::vector<GenExprNode> operands, std::vector<float> weights = {}) {
+  GenExprNode e;
+  e.kind = GenExprNode::Kind::kOp;
+  e.op = op;
+  e.operands = std::move(operands);
+  e.weights = std::move(weights);
+  return e;
+}
+
+rc::Gen<GenExprNode> GenExpr(int depth) {
+  if (depth <= 0) return GenLeaf();
+  const auto sub = rc::gen::lazy([depth] { return GenExpr(depth - 1); });
+  const auto operands = [sub](int max_count) {
+    return rc::gen::mapcat(rc::gen::inRange(1, max_count + 1), [sub](int count) {
+      return rc::gen::container<std::vector<GenExprNode>>(static_cast<std::size_t>(count), sub);
+    });
+  };
+  return rc::gen::weightedOneOf<GenExprNode>({
+      {4, GenLeaf()},
+      {3, rc::gen::apply([](Op op, GenExprNode x) { return MakeOp(op, {std::move(x)}); },
+                         GenOpOf(kUnaryOps), sub)},
+      {5, rc::gen::apply(
+              [](Op op, GenExprNode x, GenExprNode y) {
+                return MakeOp(op, {std::move(x), std::move(y)});
+              },
+              GenOpOf(kBinaryOps), sub, sub)},
+      {1, rc::gen::apply(
+              [](GenExprNode c, GenExprNode x, GenExprNode y) {
+                return MakeOp(Op::kIf, {std::move(c), std::move(x), std::move(y)});
+              },
+              sub, sub, sub)},
+      {2, rc::gen::apply(
+              [](Op op, std::vector<GenExprNode> xs) { return MakeOp(op, std::move(xs)); },
+              GenOpOf(kNaryOps), operands(4))},
+      {1, rc::gen::mapcat(rc::gen::inRange(1, 5),
+                          [sub](int count) {
+                            const auto n = static_cast<std::size_t>(count);
+                            return rc::gen::apply(
+                                [](std::vector<GenExprNode> xs, std::vector<float> ws) {
+                                  return MakeOp(Op::kWeightedSum, std::move(xs), std::move(ws));
+                                },
+                                rc::gen::container<std::vector<GenExprNode>>(n, sub),
+                                rc::gen::container<std::vector<float>>(n, GenFloat()));
+                          })},
+      {1, rc::gen::apply([](Op op, GenExprNode x) { return MakeOp(op, {std::move(x)}); },
+                         GenOpOf(kAggregateOps), sub)},
+  });
+}
+
+constexpr std::uint32_t kNameStyles = 7;
+
+rc::Gen<GenInput> GenInputSpec() {
+  return rc::gen::apply(
+      [](std::uint32_t style, Scope scope, std::uint32_t dimension, bool has_default,
+         float value) {
+        GenInput input;
+        input.style = style;
+        input.scope = scope;
+        input.dimension = dimension;
+        if (has_default) input.default_value = value;
+        return input;
+      },
+      rc::gen::inRange<std::uint32_t>(0, kNameStyles),
+      rc::gen::element(Scope::kItem, Scope::kQuery),
+      rc::gen::element<std::uint32_t>(0, 0, 0, 1, 3, 3, 8, 65536), rc::gen::arbitrary<bool>(),
+      GenFloat());
+}
+
+rc::Gen<GenSetSpec> GenSet() {
+  return rc::gen::apply(
+      [](std::vector<GenInput> inputs, std::vector<GenFeature> features, std::uint32_t seed) {
+        return GenSetSpec{std::move(inputs), std::move(features), seed};
+      },
+      rc::gen::mapcat(rc::gen::inRange(0, 6),
+                      [](int n) {
+                        return rc::gen::container<std::vector<GenInput>>(
+                            static_cast<std::size_t>(n), GenInputSpec());
+                      }),
+      rc::gen::mapcat(rc::gen::inRange(1, 6),
+                      [](int n) {
+                        return rc::gen::container<std::vector<GenFeature>>(
+                            static_cast<std::size_t>(n),
+                            rc::gen::apply(
+                                [](std::uint32_t style, GenExprNode e) {
+                                  return GenFeature{style, std::move(e)};
+                                },
+                                rc::gen::inRange<std::uint32_t>(0, kNameStyles), GenExpr(5)));
+                      }),
+      rc::gen::arbitrary<std::uint32_t>());
+}
+
+// ---------------------------------------------------------------------------
+// Resolving a spec into names and IR.
+
+// Unique names of every style: plain, with dots, needing backquotes (space,
+// backquote, leading digit, non-ASCII), and reserved words or function names
+// (each kind has its own list, so names never collide).
+std::string StyledName(char kind, std::uint32_t index, std::uint32_t style) {
+  static const char* const kInputSpecial[] = {"input", "item", "query", "abs", "pow", "Inf"};
+  static const char* const kFeatureSpecial[] = {"model", "log", "rank", "min", "if", "NaN"};
+  static const char* const kImplicitSpecial[] = {"inf", "nan", "sum", "dot", "norm", "softmax"};
+  const std::string base = std::string(1, kind) + std::to_string(index);
+  switch (style % kNameStyles) {
+    case 0:
+      return base;
+    case 1:
+      return base + ".x_y.";
+    case 2:
+      return base + " with space";
+    case 3:
+      return base + "`tick";
+    case 4:
+      return std::to_string(index) + base;
+    case 5:
+      return "é" + base;
+    default: {
+      const char* const* list = kind == 'i'   ? kInputSpecial
+                                : kind == 'f' ? kFeatureSpecial
+                                              : kImplicitSpecial;
+      return index < 6 ? list[index] : base;
+    }
+  }
+}
+
+constexpr std::uint32_t kImplicitNames = 5;
+std::string ImplicitName(std::uint32_t choice) {
+  const std::uint32_t index = choice % kImplicitNames;
+  return StyledName('u', index, (index * 3 + choice / kImplicitNames) % kNameStyles);
+}
+
+// What each abstract reference of a spec resolves to, fixed per set.
+class Resolver {
+ public:
+  explicit Resolver(const GenSetSpec& spec) {
+    for (std::uint32_t i = 0; i < spec.inputs.size(); ++i) {
+      const GenInput& input = spec.inputs[i];
+      input_names_.push_back(StyledName('i', i, input.style));
+      if (input.dimension == 0) {
+        scalars_.push_back(i);
+      } else {
+        vectors_.push_back(i);
+      }
+    }
+    for (std::uint32_t f = 0; f < spec.features.size(); ++f) {
+      feature_names_.push_back(StyledName('f', f, spec.features[f].style));
+    }
+    for (const GenInput& input : spec.inputs) dimensions_.push_back(input.dimension);
+  }
+
+  const std::string& InputName(std::uint32_t i) const { return input_names_[i]; }
+  const std::string& FeatureName(std::uint32_t f) const { return feature_names_[f]; }
+
+  // The name a column reference in definition `feature` stands for, and
+  // whether it is an implicit input.
+  std::pair<std::string, bool> Column(const GenExprNode& e, std::uint32_t feature) const {
+    using Kind = GenExprNode::Kind;
+    if (e.kind == Kind::kInput && !scalars_.empty()) {
+      return {input_names_[scalars_[e.a % scalars_.size()]], false};
+    }
+    if (e.kind == Kind::kFeature && feature > 0) return {feature_names_[e.a % feature], false};
+    return {ImplicitName(e.a), true};
+  }
+
+  // The vector operands of a Vector node (rhs empty for NORM), or nullopt when
+  // the set has no vector input (the node then reads an implicit column).
+  std::optional<std::pair<std::string, std::string>> Vectors(const GenExprNode& e) const {
+    if (vectors_.empty()) return std::nullopt;
+    const std::uint32_t lhs = vectors_[e.a % vectors_.size()];
+    if (e.op == Op::kNorm) return std::make_pair(input_names_[lhs], std::string());
+    std::vector<std::uint32_t> same;
+    for (std::uint32_t v : vectors_) {
+      if (dimensions_[v] == dimensions_[lhs]) same.push_back(v);
+    }
+    return std::make_pair(input_names_[lhs], input_names_[same[e.b % same.size()]]);
+  }
+
+ private:
+  std::vector<std::string> input_names_;
+  std::vector<std::string> feature_names_;
+  std::vector<std::uint32_t> scalars_;
+  std::vector<std::uint32_t> vectors_;
+  std::vector<std::uint32_t> dimensions_;
+};
+
+// Nary MIN/MAX with two operands as the text syntax reads them back.
+Op Normalized(Op op, std::size_t operand_count, bool normalize) {
+  if (!normalize || operand_count != 2) return op;
+  if (op == Op::kNaryMin) return Op::kMin;
+  if (op == Op::kNaryMax) return Op::kMax;
+  return op;
+}
+
+class IrEmitter {
+ public:
+  IrEmitter(const Resolver& resolver, bool normalize, ir::SourceFormat source)
+      : resolver_(resolver), normalize_(normalize), builder_(source) {}
+
+  ir::FeatureSetIr Build(const GenSetSpec& spec, std::vector<std::string>* implicit_inputs) {
+    implicit_ = implicit_inputs;
+    for (std::uint32_t i = 0; i < spec.inputs.size(); ++i) {
+      const GenInput& input = spec.inputs[i];
+      ir::InputDecl decl;
+      decl.name = builder_.Intern(resolver_.InputName(i));
+      decl.scope = input.scope;
+      decl.dimension = input.dimension;
+      if (input.dimension == 0) decl.default_value = input.default_value;
+      builder_.AddInput(decl);
+    }
+    for (std::uint32_t f = 0; f < spec.features.size(); ++f) {
+      builder_.BeginFeature();
+      const ir::NodeId root = Emit(spec.features[f].expression, f);
+      builder_.EndFeature(builder_.Intern(resolver_.FeatureName(f)), root);
+    }
+    return std::move(builder_).Finish();
+  }
+
+ private:
+  ir::NodeId Emit(const GenExprNode& e, std::uint32_t feature) {
+    using Kind = GenExprNode::Kind;
+    switch (e.kind) {
+      case Kind::kConstant:
+        return builder_.AddConstant(e.constant);
+      case Kind::kInput:
+      case Kind::kFeature:
+      case Kind::kImplicit:
+        return Column(e, feature);
+      case Kind::kVector: {
+        const auto names = resolver_.Vectors(e);
+        if (!names) return Column(e, feature);
+        return builder_.AddVector(
+            e.op, builder_.Intern(names->first),
+            names->second.empty() ? ir::kNone : builder_.Intern(names->second));
+      }
+      case Kind::kOp:
+        break;
+    }
+    std::vector<ir::NodeId> operands;
+    for (const GenExprNode& operand : e.operands) operands.push_back(Emit(operand, feature));
+    const Op op = Normalized(e.op, operands.size(), normalize_);
+    if (op == Op::kWeightedSum) return builder_.AddNary(op, operands, e.weights);
+    return builder_.AddOp(op, operands);
+  }
+
+  ir::NodeId Column(const GenExprNode& e, std::uint32_t feature) {
+    const auto [name, implicit] = resolver_.Column(e, feature);
+    if (implicit && implicit_ != nullptr &&
+        std::find(implicit_->begin(), implicit_->end(), name) == implicit_->end()) {
+      implicit_->push_back(name);
+    }
+    return builder_.AddRef(builder_.Intern(name));
+  }
+
+  const Resolver& resolver_;
+  bool normalize_;
+  ir::IrBuilder builder_;
+  std::vector<std::string>* implicit_ = nullptr;
+};
+
+// The set as IR; `normalize` gives what the text syntax reads back.
+ir::FeatureSetIr BuildIr(const GenSetSpec& spec, bool normalize,
+                         std::vector<std::string>* implicit_inputs = nullptr,
+                         ir::SourceFormat source = ir::SourceFormat::kText) {
+  const Resolver resolver(spec);
+  return IrEmitter(resolver, normalize, source).Build(spec, implicit_inputs);
+}
+
+// Shown by rapidcheck for a (shrunk) counterexample.
+void showValue(const GenSetSpec& spec, std::ostream& os) {
+  const ir::FeatureSetIr ir = BuildIr(spec, /*normalize=*/false);
+  os << "\n--- set (as the printer writes it) ---\n"
+     << dsl::WriteText(ir) << "--- structure ---\n"
+     << Dump(ir);
+}
+
+// ---------------------------------------------------------------------------
+// An independent text renderer with noise: it follows spec section 4 by its
+// own precedence table and adds redundant parentheses, whitespace, comments,
+// CRLF, pow() calls, other number spellings and needless backquotes.
+
+class NoisyRenderer {
+ public:
+  NoisyRenderer(const ir::FeatureSetIr& ir, std::uint32_t seed) : ir_(ir), rng_(seed) {}
+
+  std::string Render() {
+    std::string out;
+    // Inputs and definitions interleaved, each kind in its own order.
+    std::size_t next_input = 0;
+    std::size_t next_feature = 0;
+    while (next_input < ir_.inputs.size() || next_feature < ir_.features.size()) {
+      const bool input = next_feature == ir_.features.size() ||
+                         (next_input < ir_.inputs.size() && OneIn(2));
+      out += input ? RenderInput(ir_.inputs[next_input++])
+                   : RenderFeature(ir_.features[next_feature++]);
+      out += Space(true);
+    }
+    return out;
+  }
+
+ private:
+  bool OneIn(std::uint32_t n) { return std::uniform_int_distribution<std::uint32_t>(0, n - 1)(rng_) == 0; }
+
+  // Whitespace between tokens; `required` when two tokens would merge.
+  std::string Space(bool required = false) {
+    switch (std::uniform_int_distribution<int>(0, 9)(rng_)) {
+      case 0:
+        return "\t";
+      case 1:
+        return "\r\n";
+      case 2:
+        return "  # a comment ( ) ; `\n";
+      case 3:
+        return "\n";
+      case 4:
+      case 5:
+        return required ? " " : "";
+      default:
+        return " ";
+    }
+  }
+
+  std::string Name(const std::string& name) {
+    if (ir_test::IsPlainName(name) && OneIn(4)) return "`" + name + "`";
+    return ir_test::NameText(name);
+  }
+
+  // A non-negative finite float, in one of several exact decimal spellings.
+  std::string Magnitude(float value) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return "inf";
+    static const char* const kFormats[] = {"%.9g", "%.9e", "%.17g", "%.12E", "%.10g"};
+    char buffer[64];
+    std::snprintf(buffer, sizeof(buffer), kFormats[std::uniform_int_distribution<int>(0, 4)(rng_)],
+                  static_cast<double>(value));
+    std::string text = buffer;
+    if (text.rfind("0.", 0) == 0 && OneIn(2)) text.erase(0, 1);  // ".5"
+    return text;
+  }
+
+  static bool Negative(float value) {
+    return !std::isnan(value) && std::signbit(value);
+  }
+
+  // A literal: a negative one is "-" and its magnitude.
+  std::string Literal(float value) {
+    if (Negative(value)) return "-" + Space() + Magnitude(-value);
+    return Magnitude(value);
+  }
+
+  std::string RenderInput(const ir::InputDecl& input) {
+    std::string out = "input" + Space(true) + Name(ir_.NameOf(input.name)) + Space();
+    if (input.scope == Scope::kQuery || input.dimension > 0 || OneIn(3)) {
+      out += ":" + Space() + (input.scope == Scope::kQuery ? "query" : "item") + Space();
+      if (input.dimension > 0) {
+        out += "[" + Space() + std::to_string(input.dimension) + Space() + "]" + Space();
+      }
+    }
+    if (input.default_value) out += "=" + Space() + Literal(*input.default_value) + Space();
+    return out + ";";
+  }
+
+  std::string RenderFeature(const ir::FeatureDef& feature) {
+    return Name(ir_.NameOf(feature.name)) + Space() + "=" + Space() + Expr(feature.root, 0) +
+           Space() + ";";
+  }
+
+  // Binding levels (spec section 4): || 1, && 2, == != 3, < <= > >= 4,
+  // + - 5, * / 6, unary 7, ^ 8, atoms 10. A negative literal binds like unary.
+  static int InfixLevel(Op op) {
+    switch (op) {
+      case Op::kOr: return 1;
+      case Op::kAnd: return 2;
+      case Op::kEq: case Op::kNe: return 3;
+      case Op::kLt: case Op::kLe: case Op::kGt: case Op::kGe: return 4;
+      case Op::kAdd: case Op::kSub: return 5;
+      case Op::kMul: case Op::kDiv: return 6;
+      case Op::kPow: return 8;
+      default: return 0;
+    }
+  }
+  static const char* InfixSymbol(Op op) {
+    switch (op) {
+      case Op::kOr: return "||";
+      case Op::kAnd: return "&&";
+      case Op::kEq: return "==";
+      case Op::kNe: return "!=";
+      case Op::kLt: return "<";
+      case Op::kLe: return "<=";
+      case Op::kGt: return ">";
+      case Op::kGe: return ">=";
+      case Op::kAdd: return "+";
+      case Op::kSub: return "-";
+      case Op::kMul: return "*";
+      case Op::kDiv: return "/";
+      case Op::kPow: return "^";
+      default: return "?";
+    }
+  }
+
+  // Renders `id` so that it binds at least at `min_level`; returns the text
+  // and, through `level`, how tightly it binds.
+  std::string Expr(ir::NodeId id, int min_level) {
+    int level = 10;
+    std::string text = Bare(id, &level);
+    if (level < min_level || OneIn(6)) {
+      std::string out(1, '(');  // built by appending: GCC 12 -Wrestrict false positive
+      out.append(Space()).append(text).append(Space()).append(")");
+      return out;
+    }
+    return text;
+  }
+
+  std::string Call(std::string_view name, std::span<const ir::NodeId> operands,
+                   std::string prefix = {}) {
+    std::string out = std::string(name) + Space() + "(" + Space() + prefix;
+    for (std::size_t i = 0; i < operands.size(); ++i) {
+      if (i > 0 || !prefix.empty()) out += Space() + "," + Space();
+      out += Expr(operands[i], 0);
+    }
+    return out + Space() + ")";
+  }
+
+  std::string Bare(ir::NodeId id, int* level) {
+    const ir::Node& node = ir_.nodes[id];
+    const auto operands = ir_.OperandsOf(node);
+    *level = 10;
+    switch (node.op) {
+      case Op::kConstant:
+        if (Negative(node.constant)) *level = 7;
+        return Literal(node.constant);
+      case Op::kRef:
+        return Name(ir_.NameOf(node.name));
+      case Op::kNeg:
+      case Op::kNot: {
+        *level = 7;
+        const ir::Node& operand = ir_.nodes[operands[0]];
+        std::string inner = Expr(operands[0], 7);
+        // "-2" would be the literal -2: NEG of a non-negative constant needs
+        // parentheses.
+        if (node.op == Op::kNeg && operand.op == Op::kConstant && !Negative(operand.constant) &&
+            inner.front() != '(') {
+          inner = "(" + inner + ")";
+        }
+        return std::string(node.op == Op::kNeg ? "-" : "!") + Space() + inner;
+      }
+      case Op::kPow:
+        if (OneIn(3)) return Call("pow", operands);
+        *level = 8;
+        return Expr(operands[0], 9) + Space() + "^" + Space() + Expr(operands[1], 7);
+      case Op::kMin:
+        return Call("min", operands);
+      case Op::kMax:
+        return Call("max", operands);
+      case Op::kWeightedSum: {
+        std::string weights = "[" + Space();
+        for (std::size_t i = 0; i < node.weight_count; ++i) {
+          if (i > 0) weights += Space() + "," + Space();
+          weights += Literal(ir_.WeightsOf(node)[i]);
+        }
+        return Call("weighted_sum", operands, weights + Space() + "]");
+      }
+      default:
+        break;
+    }
+    if (const int infix = InfixLevel(node.op); infix > 0) {
+      *level = infix;
+      return Expr(operands[0], infix) + Space() + InfixSymbol(node.op) + Space() +
+             Expr(operands[1], infix);
+    }
+    const ir::OpInfo& info = ir::Info(node.op);
+    if (info.kind == ir::OpKind::kVector) {
+      std::string out = std::string(info.spelling) + Space() + "(" + Space() +
+                        Name(ir_.NameOf(node.name));
+      if (node.name2 != ir::kNone) out += Space() + "," + Space() + Name(ir_.NameOf(node.name2));
+      return out + Space() + ")";
+    }
+    return Call(info.spelling, operands);  // unary calls, if, Nary, aggregates
+  }
+
+  const ir::FeatureSetIr& ir_;
+  std::mt19937 rng_;
+};
+
+// ---------------------------------------------------------------------------
+// Helpers.
+
+// A FeatureSet from bytes, or a failed property with the reader's errors.
+FeatureSet MustParse(const std::string& data, Format format, const char* what) {
+  Result<FeatureSet> set = FeatureSet::Parse(data, format);
+  if (!set.ok()) {
+    RC_FAIL(std::string(what) + " does not load: " + set.status().ToString() + "\n" +
+            (format == Format::kProto ? std::string("<binary>") : data));
+  }
+  return std::move(set).value();
+}
+
+const ir::FeatureSetIr& IrOf(const FeatureSet& set) { return set.loaded().set->ir; }
+
+// ---------------------------------------------------------------------------
+// Properties.
+
+RC_GTEST_PROP(TextRoundTrip, PrintedTextIsAFixedPoint, ()) {
+  const GenSetSpec spec = *GenSet();
+  const std::string printed = dsl::WriteText(BuildIr(spec, /*normalize=*/false));
+  const FeatureSet once = MustParse(printed, Format::kText, "printed text");
+  const std::string reprinted = once.Serialize(Format::kText);
+  RC_ASSERT(reprinted == printed);
+  const FeatureSet twice = MustParse(reprinted, Format::kText, "reprinted text");
+  RC_ASSERT(twice.Serialize(Format::kText) == reprinted);
+}
+
+RC_GTEST_PROP(TextRoundTrip, ParsingPrintedTextGivesBackTheSameMessages, ()) {
+  const GenSetSpec spec = *GenSet();
+  const std::string printed = dsl::WriteText(BuildIr(spec, /*normalize=*/false));
+  const FeatureSet set = MustParse(printed, Format::kText, "printed text");
+  // Structurally equal, modulo the documented Nary MIN/MAX normalization.
+  RC_ASSERT(Dump(IrOf(set)) == Dump(BuildIr(spec, /*normalize=*/true)));
+}
+
+RC_GTEST_PROP(TextRoundTrip, ImplicitInputsAreListedInOrderOfFirstUse, ()) {
+  const GenSetSpec spec = *GenSet();
+  std::vector<std::string> implicit;
+  const std::string printed = dsl::WriteText(BuildIr(spec, /*normalize=*/false, &implicit));
+  const FeatureSet set = MustParse(printed, Format::kText, "printed text");
+  RC_ASSERT(set.ImplicitInputs() == implicit);
+  // The schema: declared inputs in order, then the implicit ones.
+  std::vector<std::string> names;
+  for (const InputInfo& input : set.schema().inputs) names.push_back(input.name);
+  const Resolver resolver(spec);
+  std::vector<std::string> expected;
+  for (std::uint32_t i = 0; i < spec.inputs.size(); ++i) expected.push_back(resolver.InputName(i));
+  expected.insert(expected.end(), implicit.begin(), implicit.end());
+  RC_ASSERT(names == expected);
+}
+
+RC_GTEST_PROP(WireRoundTrip, ProtoToTextToProtoGivesTheSameBytes, ()) {
+  const GenSetSpec spec = *GenSet();
+  const std::string proto = dsl::WriteProto(BuildIr(spec, false, nullptr, ir::SourceFormat::kProto));
+  const FeatureSet from_proto = MustParse(proto, Format::kProto, "protobuf");
+  RC_ASSERT(from_proto.Serialize(Format::kProto) == proto);
+  const std::string text = from_proto.Serialize(Format::kText);
+  const FeatureSet from_text = MustParse(text, Format::kText, "text printed from protobuf");
+  // Nary MIN/MAX of two operands come back as Binary (documented).
+  const std::string expected =
+      dsl::WriteProto(BuildIr(spec, /*normalize=*/true, nullptr, ir::SourceFormat::kProto));
+  RC_ASSERT(from_text.Serialize(Format::kProto) == expected);
+}
+
+RC_GTEST_PROP(WireRoundTrip, JsonToTextToJsonGivesTheSameBytes, ()) {
+  const GenSetSpec spec = *GenSet();
+  const std::string json = dsl::WriteJson(BuildIr(spec, false, nullptr, ir::SourceFormat::kJson));
+  const FeatureSet from_json = MustParse(json, Format::kJson, "JSON");
+  RC_ASSERT(from_json.Serialize(Format::kJson) == json);
+  const std::string text = from_json.Serialize(Format::kText);
+  const FeatureSet from_text = MustParse(text, Format::kText, "text printed from JSON");
+  const std::string expected =
+      dsl::WriteJson(BuildIr(spec, /*normalize=*/true, nullptr, ir::SourceFormat::kJson));
+  RC_ASSERT(from_text.Serialize(Format::kJson) == expected);
+}
+
+RC_GTEST_PROP(WireRoundTrip, TextToProtoToTextGivesTheSameText, ()) {
+  const GenSetSpec spec = *GenSet();
+  const std::string text = dsl::WriteText(BuildIr(spec, /*normalize=*/false));
+  const FeatureSet from_text = MustParse(text, Format::kText, "printed text");
+  for (const Format format : {Format::kProto, Format::kJson}) {
+    const FeatureSet wire = MustParse(from_text.Serialize(format), format, "serialized set");
+    RC_ASSERT(wire.Serialize(Format::kText) == text);
+  }
+}
+
+RC_GTEST_PROP(TextRoundTrip, NoisyTextReadsAsTheSameIr, ()) {
+  const GenSetSpec spec = *GenSet();
+  const ir::FeatureSetIr ir = BuildIr(spec, /*normalize=*/true);
+  const std::string noisy = NoisyRenderer(ir, spec.noise_seed).Render();
+  RC_LOG() << "noisy text:\n" << noisy << "\n";
+  const FeatureSet set = MustParse(noisy, Format::kText, "noisy text");
+  RC_ASSERT(Dump(IrOf(set)) == Dump(ir));
+  // text -> IR -> text: one print reaches the printer's form, a fixed point.
+  const std::string printed = set.Serialize(Format::kText);
+  RC_ASSERT(printed == dsl::WriteText(ir));
+  RC_ASSERT(MustParse(printed, Format::kText, "printed text").Serialize(Format::kText) == printed);
+}
+
+// ---------------------------------------------------------------------------
+// NaN constants other than the quiet NaN 0x7FC00000 (a negative NaN from the
+// text "-nan", or any payload in a protobuf message). Their sign and payload
+// are not observable (spec section 1), and the printer writes every NaN as
+// "nan"; a round trip through text must still give back the same message.
+
+std::string ProtoWithConstant(std::uint32_t bits) {
+  ir_test::ExprBuilder b(ir::SourceFormat::kProto);
+  b.Define("f", b.Const(ir_test::FromBits(bits)));
+  return dsl::WriteProto(std::move(b).Finish());
+}
+
+TEST(NonCanonicalNanConstants, ProtoToTextToProtoGivesTheSameBytes) {
+  for (const std::uint32_t bits : {0xffc00000u, 0x7fc00001u, 0x7f800001u}) {
+    const std::string proto = ProtoWithConstant(bits);
+    Result<FeatureSet> from_proto = FeatureSet::Parse(proto, Format::kProto);
+    ASSERT_TRUE(from_proto.ok()) << from_proto.status().ToString();
+    const std::string text = from_proto->Serialize(Format::kText);
+    EXPECT_EQ(text, "f = nan;\n");
+    Result<FeatureSet> from_text = FeatureSet::Parse(text, Format::kText);
+    ASSERT_TRUE(from_text.ok()) << from_text.status().ToString();
+    EXPECT_EQ(from_text->Serialize(Format::kProto), from_proto->Serialize(Format::kProto))
+        << "constant bits 0x" << std::hex << bits;
+  }
+}
+
+TEST(NonCanonicalNanConstants, MinusNanInTextSerializesLikeNan) {
+  Result<FeatureSet> minus = FeatureSet::Parse("f = -nan;", Format::kText);
+  Result<FeatureSet> plain = FeatureSet::Parse("f = nan;", Format::kText);
+  ASSERT_TRUE(minus.ok() && plain.ok());
+  EXPECT_EQ(minus->Serialize(Format::kText), "f = nan;\n");
+  // "-nan" prints as "nan", so text -> proto must not depend on the sign.
+  EXPECT_EQ(minus->Serialize(Format::kProto), plain->Serialize(Format::kProto));
+}
+
+}  // namespace
+}  // namespace calcjit::roundtrip_test
