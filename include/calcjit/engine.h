@@ -3,6 +3,7 @@
 #define CALCJIT_ENGINE_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
@@ -30,12 +31,34 @@ std::string_view BackendName(Backend backend);
 // Whether this build and machine can run `backend` (kAuto always can).
 bool IsBackendAvailable(Backend backend);
 
+// The instruction set the VM's kernels (and the JIT's code) use. Every tier
+// gives the same bits; kAuto takes the best one the CPU has.
+enum class Isa : unsigned char {
+  kAuto,
+  kBaseline,  // x86-64 (SSE2)
+  kAvx2,      // x86-64-v3
+  kAvx512,    // x86-64-v4
+};
+
+// "auto", "x86-64" (or "baseline"), "avx2" (or "x86-64-v3"), "avx512" (or "x86-64-v4").
+std::optional<Isa> IsaFromName(std::string_view name);
+std::string_view IsaName(Isa isa);
+// Whether this CPU can run code for `isa` (kAuto always can).
+bool IsIsaSupported(Isa isa);
+
 struct EngineOptions {
   Backend backend = Backend::kAuto;
   // The outputs to compute, in order; empty means every definition. Only
   // these and what they need are computed, and only the inputs they need
   // must be bound.
   std::vector<std::string> outputs;
+  // For the VM and the JIT: force an instruction-set tier (tests use it to
+  // compare tiers); a tier the CPU lacks is an error.
+  Isa isa = Isa::kAuto;
+  // Optimizer and VM passes to switch off, by name (docs/DESIGN.md lists them).
+  std::vector<std::string> disabled_passes;
+  // VM: items per block (0: the default, 512).
+  std::uint32_t block_size = 0;
 };
 
 class Batch;
@@ -51,6 +74,8 @@ class Engine {
   const Schema& schema() const;
   // The backend that actually runs (never kAuto).
   Backend backend() const;
+  // The instruction-set tier its code uses (kBaseline for the reference interpreter).
+  Isa isa() const;
 
   // Evaluates the batch: validates every binding first (a missing input
   // without a default, data of the wrong length), so that on error nothing is

@@ -102,20 +102,14 @@ Status ExpressionReader::Visit(ExprRef expr) {
     return ErrorAt("",
                    "expression nested deeper than " + std::to_string(ir::kMaxDepth) + " levels");
   }
-  if (builder_->node_count() + pending_nodes_ > ir::kMaxNodes) {
-    return ErrorAt(
-        "", "the feature set has more than " + std::to_string(ir::kMaxNodes) + " expression nodes");
-  }
+  if (builder_->node_count() + pending_nodes_ > ir::kMaxNodes) return NodeLimitError();
   if (!expr.present()) return InternalError("expression reader visited an absent operand");
-  const std::size_t mark = decoder_->Mark();
-  const auto operands_begin = static_cast<std::uint32_t>(operands_.size());
-  const auto weights_begin = static_cast<std::uint32_t>(weights_.size());
+  const Scratch scratch{decoder_->Mark(), static_cast<std::uint32_t>(operands_.size()),
+                        static_cast<std::uint32_t>(weights_.size())};
   DecodedExpr decoded;
   if (Status status = decoder_->Decode(expr, &decoded, &operands_, &weights_); !status.ok()) {
     return Status::Error(status.kind(), status.message(), PathOf(status.location()));
   }
-
-  std::optional<ir::NodeId> leaf;
   switch (decoded.kind) {
     case ExprKind::kNone:
       return ErrorAt("",
@@ -125,12 +119,10 @@ Status ExpressionReader::Visit(ExprRef expr) {
       return ErrorAt("model",
                      "model expressions are not supported by contract v1 (spec section 6)");
     case ExprKind::kConstant:
-      leaf = builder_->AddConstant(decoded.constant);
-      break;
+      return AddLeaf(builder_->AddConstant(decoded.constant), scratch);
     case ExprKind::kFeature:
       if (decoded.name.empty()) return ErrorAt("feature", "feature name is empty");
-      leaf = builder_->AddRef(builder_->Intern(decoded.name));
-      break;
+      return AddLeaf(builder_->AddRef(builder_->Intern(decoded.name)), scratch);
     case ExprKind::kUnary:
     case ExprKind::kBinary:
     case ExprKind::kConditional:
@@ -139,62 +131,60 @@ Status ExpressionReader::Visit(ExprRef expr) {
     case ExprKind::kAggregate:
       break;
   }
-
-  if (!leaf) {
-    const ir::OpKind kind = OpKindOf(decoded.kind);
-    const std::string field(ir::ExpressionFieldName(kind));
-    ir::Op op = ir::Op::kIf;
-    if (kind != ir::OpKind::kConditional) {
-      const std::string message(MessageName(kind));
-      if (decoded.op == 0) {
-        return ErrorAt(field + ".operator",
-                       message + " operator is OPERATOR_UNSPECIFIED (not set)");
-      }
-      const std::optional<ir::Op> found = ir::OpFromProtoNumber(kind, decoded.op);
-      if (!found) {
-        return ErrorAt(field + ".operator",
-                       "unknown " + message + " operator " + std::to_string(decoded.op));
-      }
-      op = *found;
+  const ir::OpKind kind = OpKindOf(decoded.kind);
+  ir::Op op = ir::Op::kIf;  // Conditional has no operator field
+  if (kind != ir::OpKind::kConditional) {
+    const std::string field = std::string(ir::ExpressionFieldName(kind)) + ".operator";
+    const std::string message(MessageName(kind));
+    if (decoded.op == 0) {
+      return ErrorAt(field, message + " operator is OPERATOR_UNSPECIFIED (not set)");
     }
-    if (kind == ir::OpKind::kVector) {
-      const ir::NameId lhs = decoded.name.empty() ? ir::kNone : builder_->Intern(decoded.name);
-      const ir::NameId rhs = decoded.name2.empty() ? ir::kNone : builder_->Intern(decoded.name2);
-      leaf = builder_->AddVector(op, lhs, rhs);
-    } else {
-      const auto count = static_cast<std::uint32_t>(operands_.size() - operands_begin);
-      const int arity = ir::FixedArity(kind);
-      if (arity >= 0) {
-        if (count != static_cast<std::uint32_t>(arity)) {
-          return InternalError("decoder returned the wrong number of operands");
-        }
-        for (std::uint32_t i = 0; i < count; ++i) {
-          if (!operands_[operands_begin + i].present()) {
-            return ErrorAt(ir::OperandField(op, i),
-                           "missing operand: " + std::string(MessageName(kind)) + "." +
-                               std::string(OperandName(kind, i)) + " is not set");
-          }
-        }
-      } else if (count == 0) {
-        return ErrorAt("nary.operands", "Nary has no operands (it needs at least one)");
-      }
-      pending_nodes_ += count;
-      if (builder_->node_count() + pending_nodes_ > ir::kMaxNodes) {
-        return ErrorAt("", "the feature set has more than " + std::to_string(ir::kMaxNodes) +
-                               " expression nodes");
-      }
-      frames_.push_back(Frame{op, operands_begin, count, static_cast<std::uint32_t>(built_.size()),
-                              weights_begin,
-                              static_cast<std::uint32_t>(weights_.size() - weights_begin), mark});
-      return Status::Ok();
-    }
+    const std::optional<ir::Op> found = ir::OpFromProtoNumber(kind, decoded.op);
+    if (!found)
+      return ErrorAt(field, "unknown " + message + " operator " + std::to_string(decoded.op));
+    op = *found;
   }
+  if (kind == ir::OpKind::kVector) {
+    const ir::NameId lhs = decoded.name.empty() ? ir::kNone : builder_->Intern(decoded.name);
+    const ir::NameId rhs = decoded.name2.empty() ? ir::kNone : builder_->Intern(decoded.name2);
+    return AddLeaf(builder_->AddVector(op, lhs, rhs), scratch);
+  }
+  return Open(op, scratch);
+}
 
-  operands_.resize(operands_begin);
-  weights_.resize(weights_begin);
-  decoder_->Release(mark);
-  built_.push_back(*leaf);
+Status ExpressionReader::AddLeaf(ir::NodeId id, const Scratch& scratch) {
+  operands_.resize(scratch.operands_begin);
+  weights_.resize(scratch.weights_begin);
+  decoder_->Release(scratch.decoder_mark);
+  built_.push_back(id);
   --pending_nodes_;
+  return Status::Ok();
+}
+
+Status ExpressionReader::Open(ir::Op op, const Scratch& scratch) {
+  const ir::OpKind kind = ir::KindOf(op);
+  const auto count = static_cast<std::uint32_t>(operands_.size() - scratch.operands_begin);
+  const int arity = ir::FixedArity(kind);
+  if (arity >= 0) {
+    if (count != static_cast<std::uint32_t>(arity)) {
+      return InternalError("decoder returned the wrong number of operands");
+    }
+    for (std::uint32_t i = 0; i < count; ++i) {
+      if (!operands_[scratch.operands_begin + i].present()) {
+        return ErrorAt(ir::OperandField(op, i),
+                       "missing operand: " + std::string(MessageName(kind)) + "." +
+                           std::string(OperandName(kind, i)) + " is not set");
+      }
+    }
+  } else if (count == 0) {
+    return ErrorAt("nary.operands", "Nary has no operands (it needs at least one)");
+  }
+  pending_nodes_ += count;
+  if (builder_->node_count() + pending_nodes_ > ir::kMaxNodes) return NodeLimitError();
+  frames_.push_back(Frame{op, scratch.operands_begin, count,
+                          static_cast<std::uint32_t>(built_.size()), scratch.weights_begin,
+                          static_cast<std::uint32_t>(weights_.size() - scratch.weights_begin),
+                          scratch.decoder_mark});
   return Status::Ok();
 }
 
@@ -232,6 +222,11 @@ std::string ExpressionReader::PathOf(std::string_view field) const {
 
 Status ExpressionReader::ErrorAt(std::string_view field, std::string message) const {
   return UserError(std::move(message), PathOf(field));
+}
+
+Status ExpressionReader::NodeLimitError() const {
+  return ErrorAt(
+      "", "the feature set has more than " + std::to_string(ir::kMaxNodes) + " expression nodes");
 }
 
 }  // namespace calcjit::dsl

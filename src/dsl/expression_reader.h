@@ -101,13 +101,24 @@ class ExpressionReader {
     std::size_t decoder_mark;
   };
 
-  // Decodes `expr` (at depth frames_.size() + 1) and either builds it (a
-  // leaf) or opens a frame for it.
+  // Where the stacks stood before an expression was decoded.
+  struct Scratch {
+    std::size_t decoder_mark;
+    std::uint32_t operands_begin;
+    std::uint32_t weights_begin;
+  };
+
+  // Decodes `expr` (at depth frames_.size() + 1) and either adds it (a leaf)
+  // or opens a frame for its operands.
   Status Visit(ExprRef expr);
+  Status AddLeaf(ir::NodeId id, const Scratch& scratch);
+  Status Open(ir::Op op, const Scratch& scratch);
+  // Adds the node of the innermost frame, whose operands are all built.
   void Close();
   // The field path of the expression being visited, plus `field`.
   std::string PathOf(std::string_view field) const;
   Status ErrorAt(std::string_view field, std::string message) const;
+  Status NodeLimitError() const;
 
   ir::IrBuilder* builder_;
   ExpressionDecoder* decoder_;

@@ -76,7 +76,7 @@ Status CollectFields(const JsonDom& dom, std::uint32_t object, std::span<const F
     while (i < fields.size() && key != fields[i].name && key != fields[i].camel) ++i;
     if (i == fields.size()) {
       return UserError("unknown field \"" + std::string(key) + "\" in " + std::string(message),
-                       Join(prefix, key));
+                       Join(prefix, key.empty() ? "\"\"" : key));
     }
     if (!seen[i].empty()) {
       std::string what = "field \"" + std::string(key) + "\" given twice";
@@ -101,7 +101,7 @@ std::string EnumNumber(const JsonDom& dom, const JsonNode& node, std::optional<i
     return "";
   }
   if (node.type != JsonType::kString && node.type != JsonType::kNumber) {
-    return "expected " + std::string(what) + " name or number";
+    return "expected a " + std::string(what) + " name or number";
   }
   std::int64_t value = 0;
   const std::string error = JsonToInteger(dom, node, std::numeric_limits<std::int32_t>::min(),

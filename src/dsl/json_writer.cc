@@ -1,9 +1,12 @@
 #include "dsl/json_writer.h"
 
+#include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -67,14 +70,31 @@ void AppendString(std::string* out, std::string_view text) {
   *out += '"';
 }
 
+// The shortest text that reads back to `value` (FormatShortestFloat). JSON
+// readers, ours and protobuf's, read a float as decimal -> nearest double ->
+// float; should that double rounding ever miss `value` for its shortest
+// text, the shortest text of the exact double value is written instead,
+// which reads back exactly.
 void AppendFloat(std::string* out, float value) {
   if (std::isnan(value)) {
     *out += "\"NaN\"";
-  } else if (std::isinf(value)) {
-    *out += value > 0 ? "\"Infinity\"" : "\"-Infinity\"";
-  } else {
-    *out += FormatShortestFloat(value);
+    return;
   }
+  if (std::isinf(value)) {
+    *out += value > 0 ? "\"Infinity\"" : "\"-Infinity\"";
+    return;
+  }
+  const std::string text = FormatShortestFloat(value);
+  double read = 0.0;
+  const auto parsed = std::from_chars(text.data(), text.data() + text.size(), read);
+  if (parsed.ec == std::errc() && std::bit_cast<std::uint32_t>(static_cast<float>(read)) ==
+                                      std::bit_cast<std::uint32_t>(value)) {
+    *out += text;
+    return;
+  }
+  char buffer[32];
+  const auto written = std::to_chars(buffer, buffer + sizeof(buffer), static_cast<double>(value));
+  out->append(buffer, written.ptr);
 }
 
 void AppendOperator(std::string* out, ir::Op op) {

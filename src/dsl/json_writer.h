@@ -14,8 +14,9 @@ namespace calcjit::dsl {
 // its line (so the output grows linearly with depth). Like WriteProto it
 // leaves out empty repeated fields and proto3 defaults, but always writes the
 // oneof member and a present default_value. Floats are the shortest decimal
-// that reads back to the same float32 (FormatShortestFloat), except NaN,
-// "Infinity" and "-Infinity", which the JSON mapping writes as strings.
+// that reads back to the same float32 (FormatShortestFloat; see AppendFloat
+// for the double-rounding safeguard), except NaN, "Infinity" and
+// "-Infinity", which the JSON mapping writes as strings.
 // Non-recursive. ReadJson(WriteJson(ir)) gives back `ir` (up to name ids and
 // NaN payloads). Bytes of a name that are not UTF-8 are written as U+FFFD.
 std::string WriteJson(const ir::FeatureSetIr& ir);

@@ -63,8 +63,9 @@ Status ForEachField(std::string_view bytes, Range range, Visit&& visit) {
       visit(f);
     }
     if (!ok) {
-      return InternalError("malformed bytes after the wire check: " + error.message,
-                           "byte " + std::to_string(error.offset));
+      // (No location: inside an expression the reader prefixes its path.)
+      return InternalError("malformed bytes at byte " + std::to_string(error.offset) +
+                           " after the wire check: " + error.message);
     }
   }
   return Status::Ok();

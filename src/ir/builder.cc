@@ -1,11 +1,22 @@
 #include "ir/builder.h"
 
+#include "math/bits.h"
+
 #include <algorithm>
 #include <utility>
 
 namespace calcjit::ir {
 
+namespace {
+float Canonical(float value) { return value != value ? math::CanonicalNan() : value; }
+}  // namespace
+
 IrBuilder::IrBuilder(SourceFormat source) { ir_.source = source; }
+
+void IrBuilder::AddInput(const InputDecl& decl) {
+  ir_.inputs.push_back(decl);
+  if (decl.default_value) ir_.inputs.back().default_value = Canonical(*decl.default_value);
+}
 
 void IrBuilder::BeginFeature() { feature_begin_ = static_cast<NodeId>(ir_.nodes.size()); }
 
@@ -24,7 +35,7 @@ NodeId IrBuilder::Append(Node node, std::span<const NodeId> operands) {
 NodeId IrBuilder::AddConstant(float value, TextPos pos) {
   Node node;
   node.op = Op::kConstant;
-  node.constant = value;
+  node.constant = Canonical(value);
   node.pos = pos;
   return Append(node, {});
 }
@@ -48,7 +59,7 @@ NodeId IrBuilder::AddNary(Op op, std::span<const NodeId> operands, std::span<con
   node.pos = pos;
   node.first_weight = static_cast<std::uint32_t>(ir_.weights.size());
   node.weight_count = static_cast<std::uint32_t>(weights.size());
-  ir_.weights.insert(ir_.weights.end(), weights.begin(), weights.end());
+  for (float weight : weights) ir_.weights.push_back(Canonical(weight));
   return Append(node, operands);
 }
 

@@ -1,5 +1,9 @@
 // Builds a FeatureSetIr in post-order: every reader (text, JSON, protobuf)
-// adds a definition's operands before the node that uses them.
+// adds a definition's operands before the node that uses them. Every NaN a
+// reader hands in (constants, weights, defaults) is stored as the canonical
+// quiet NaN 0x7FC00000: its sign and payload are not observable (spec
+// section 1), and this way printing `nan` and reading it back gives the same
+// message bits.
 #ifndef CALCJIT_IR_BUILDER_H_
 #define CALCJIT_IR_BUILDER_H_
 
@@ -17,7 +21,7 @@ class IrBuilder {
   explicit IrBuilder(SourceFormat source);
 
   NameId Intern(std::string_view name) { return ir_.names.Intern(name); }
-  void AddInput(const InputDecl& decl) { ir_.inputs.push_back(decl); }
+  void AddInput(const InputDecl& decl);
 
   // Nodes of one definition are added between BeginFeature and EndFeature,
   // operands first. Each Add returns the new node's id.

@@ -38,10 +38,13 @@ class Checker {
     errors_.push_back(Diagnostic{std::move(location), std::move(message)});
   }
 
-  void CheckNameLength(NameId name, std::string location) {
+  // `location` is only called on an error: for protobuf and JSON sets a node's
+  // location is a field path, which costs a walk of its definition.
+  template <typename Location>
+  void CheckNameLength(NameId name, Location location) {
     if (ir_.NameOf(name).size() > kMaxNameBytes) {
-      Error(std::move(location), "name " + Quoted(ir_.NameOf(name)) + " is longer than " +
-                                     std::to_string(kMaxNameBytes) + " bytes");
+      Error(location(), "name " + Quoted(ir_.NameOf(name)) + " is longer than " +
+                            std::to_string(kMaxNameBytes) + " bytes");
     }
   }
 
@@ -49,7 +52,7 @@ class Checker {
     for (std::size_t i = 0; i < ir_.inputs.size(); ++i) {
       const InputDecl& input = ir_.inputs[i];
       const std::string& name = ir_.NameOf(input.name);
-      CheckNameLength(input.name, InputLocation(ir_, i, "name"));
+      CheckNameLength(input.name, [&] { return InputLocation(ir_, i, "name"); });
       Symbol& symbol = set_.symbols[input.name];
       if (symbol.kind == Symbol::Kind::kInput) {
         Error(InputLocation(ir_, i, "name"),
@@ -77,7 +80,7 @@ class Checker {
     for (std::size_t f = 0; f < ir_.features.size(); ++f) {
       const FeatureDef& feature = ir_.features[f];
       const std::string& name = ir_.NameOf(feature.name);
-      CheckNameLength(feature.name, FeatureLocation(ir_, f, "name"));
+      CheckNameLength(feature.name, [&] { return FeatureLocation(ir_, f, "name"); });
       Symbol& symbol = set_.symbols[feature.name];
       if (symbol.kind == Symbol::Kind::kInput) {
         Error(FeatureLocation(ir_, f, "name"),
@@ -105,7 +108,7 @@ class Checker {
             std::string(function) + " is missing its " + std::string(side) + " operand");
       return 0;
     }
-    CheckNameLength(name, NodeLocation(ir_, id, field));
+    CheckNameLength(name, [&] { return NodeLocation(ir_, id, field); });
     const Symbol& symbol = set_.symbols[name];
     const std::string& text = ir_.NameOf(name);
     if (symbol.kind == Symbol::Kind::kFeature) {
@@ -151,7 +154,7 @@ class Checker {
 
   void CheckRef(NodeId id) {
     const Node& node = ir_.nodes[id];
-    CheckNameLength(node.name, NodeLocation(ir_, id, "feature"));
+    CheckNameLength(node.name, [&] { return NodeLocation(ir_, id, "feature"); });
     Symbol& symbol = set_.symbols[node.name];
     if (symbol.kind == Symbol::Kind::kUnused) {
       // Neither declared nor defined: an implicit item scalar input.

@@ -2,39 +2,295 @@
 // out. NaN items are skipped by every aggregate. Sums are float64 with eight
 // partial sums striped by item index (i mod 8; a NaN item leaves a hole),
 // combined as ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)), and rounded to float32 once.
-// `out` may alias `x` (every kernel reads what it needs before writing).
+//
+// Header-only like the other kernels (CALCJIT_KERNEL, math/bits.h), so that
+// the VM compiles them for each instruction-set tier. The loops are written
+// without branches so that they vectorize; the comments say why each
+// rewriting keeps the contract's bits. `out` must not overlap `x`, except
+// for Rank, which reads every item before it writes.
 #ifndef CALCJIT_MATH_AGGREGATE_H_
 #define CALCJIT_MATH_AGGREGATE_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
+#include "math/bits.h"
+#include "math/elementwise.h"
+
 namespace calcjit::math {
+
+CALCJIT_KERNEL bool IsNanItem(float v) { return v != v; }
+
+CALCJIT_KERNEL double CombineStripes(const double (&s)[8]) {
+  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
+CALCJIT_KERNEL void FillColumn(std::span<float> out, float value) {
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = value;
+}
 
 // The striped float64 sum of the non-NaN items, and their count.
 struct StripedSum {
   double sum = 0.0;
   std::size_t count = 0;
 };
-StripedSum SumNonNan(std::span<const float> x);
 
-// The statistics the aggregates share, each as the spec defines it.
-float MinNonNan(std::span<const float> x);  // NaN if no item is non-NaN
-float MaxNonNan(std::span<const float> x);
-double MeanNonNan(std::span<const float> x);  // unrounded float64 mean; NaN if none
-double StdNonNan(std::span<const float> x);   // unrounded float64 population std
+// Adding +0.0 for a NaN item is the same as skipping it: a partial sum starts
+// at +0 and can never become -0 (x + y is -0 only when both are -0), and
+// s + (+0) == s for every other s, infinities and NaN included.
+CALCJIT_KERNEL StripedSum SumNonNan(std::span<const float> x) {
+  double s[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  std::size_t count = 0;
+  const std::size_t n = x.size();
+  const float* data = x.data();
+  std::size_t i = 0;
+  for (const std::size_t full = n - n % 8; i < full; i += 8) {
+    for (std::size_t j = 0; j < 8; ++j) {
+      const float v = data[i + j];
+      s[j] += IsNanItem(v) ? 0.0 : static_cast<double>(v);
+      count += IsNanItem(v) ? 0 : 1;
+    }
+  }
+  for (; i < n; ++i) {
+    const float v = data[i];
+    s[i % 8] += IsNanItem(v) ? 0.0 : static_cast<double>(v);
+    count += IsNanItem(v) ? 0 : 1;
+  }
+  return StripedSum{CombineStripes(s), count};
+}
 
-void BatchMin(std::span<const float> x, std::span<float> out);
-void BatchMax(std::span<const float> x, std::span<float> out);
-void BatchSum(std::span<const float> x, std::span<float> out);
-void BatchMean(std::span<const float> x, std::span<float> out);
-void BatchStd(std::span<const float> x, std::span<float> out);
-void BatchCount(std::span<const float> x, std::span<float> out);
-// `scratch` holds at least x.size() floats (rank sorts a copy of the items).
-void Rank(std::span<const float> x, std::span<float> out, std::span<float> scratch);
-void Softmax(std::span<const float> x, std::span<float> out);
-void MinMaxScale(std::span<const float> x, std::span<float> out);
-void Zscore(std::span<const float> x, std::span<float> out);
+// The binary MIN folded over the non-NaN items. IEEE minimum (with -0 below
+// +0) is a total order on non-NaN values, so any fold order gives the same
+// result: lanes start at +inf (its identity) and meet at the end.
+CALCJIT_KERNEL float MinNonNan(std::span<const float> x) {
+  constexpr float kInf = __builtin_inff();
+  float lanes[16];
+  for (float& lane : lanes) lane = kInf;
+  std::size_t count = 0;
+  std::size_t i = 0;
+  for (const std::size_t full = x.size() - x.size() % 16; i < full; i += 16) {
+    for (std::size_t j = 0; j < 16; ++j) {
+      const float v = x[i + j];
+      lanes[j] = IsNanItem(v) ? lanes[j] : Min(lanes[j], v);
+      count += IsNanItem(v) ? 0 : 1;
+    }
+  }
+  float result = kInf;
+  for (; i < x.size(); ++i) {
+    const float v = x[i];
+    result = IsNanItem(v) ? result : Min(result, v);
+    count += IsNanItem(v) ? 0 : 1;
+  }
+  for (float lane : lanes) result = Min(result, lane);
+  return count == 0 ? CanonicalNan() : result;
+}
+
+// As MinNonNan, with -inf, the identity of IEEE maximum.
+CALCJIT_KERNEL float MaxNonNan(std::span<const float> x) {
+  constexpr float kMinusInf = -__builtin_inff();
+  float lanes[16];
+  for (float& lane : lanes) lane = kMinusInf;
+  std::size_t count = 0;
+  std::size_t i = 0;
+  for (const std::size_t full = x.size() - x.size() % 16; i < full; i += 16) {
+    for (std::size_t j = 0; j < 16; ++j) {
+      const float v = x[i + j];
+      lanes[j] = IsNanItem(v) ? lanes[j] : Max(lanes[j], v);
+      count += IsNanItem(v) ? 0 : 1;
+    }
+  }
+  float result = kMinusInf;
+  for (; i < x.size(); ++i) {
+    const float v = x[i];
+    result = IsNanItem(v) ? result : Max(result, v);
+    count += IsNanItem(v) ? 0 : 1;
+  }
+  for (float lane : lanes) result = Max(result, lane);
+  return count == 0 ? CanonicalNan() : result;
+}
+
+// Unrounded float64 mean; NaN when no item is non-NaN.
+CALCJIT_KERNEL double MeanNonNan(std::span<const float> x) {
+  const StripedSum s = SumNonNan(x);
+  return s.count == 0 ? static_cast<double>(CanonicalNan()) : s.sum / static_cast<double>(s.count);
+}
+
+// Population standard deviation in two passes (spec section 3), the squared
+// deviations striped like the sum (squares are never -0, so +0 for a NaN
+// item is again the same as skipping it).
+CALCJIT_KERNEL double StdNonNan(std::span<const float> x) {
+  const StripedSum s = SumNonNan(x);
+  if (s.count == 0) return static_cast<double>(CanonicalNan());
+  const double mean = s.sum / static_cast<double>(s.count);
+  double d[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  const std::size_t n = x.size();
+  const float* data = x.data();
+  std::size_t i = 0;
+  for (const std::size_t full = n - n % 8; i < full; i += 8) {
+    for (std::size_t j = 0; j < 8; ++j) {
+      const float v = data[i + j];
+      const double deviation = static_cast<double>(v) - mean;
+      d[j] += IsNanItem(v) ? 0.0 : deviation * deviation;
+    }
+  }
+  for (; i < n; ++i) {
+    const float v = data[i];
+    const double deviation = static_cast<double>(v) - mean;
+    d[i % 8] += IsNanItem(v) ? 0.0 : deviation * deviation;
+  }
+  return __builtin_sqrt(CombineStripes(d) / static_cast<double>(s.count));
+}
+
+CALCJIT_KERNEL void BatchMin(std::span<const float> x, std::span<float> out) {
+  FillColumn(out, MinNonNan(x));
+}
+CALCJIT_KERNEL void BatchMax(std::span<const float> x, std::span<float> out) {
+  FillColumn(out, MaxNonNan(x));
+}
+CALCJIT_KERNEL void BatchSum(std::span<const float> x, std::span<float> out) {
+  FillColumn(out, static_cast<float>(SumNonNan(x).sum));  // the sum of no item is +0
+}
+CALCJIT_KERNEL void BatchMean(std::span<const float> x, std::span<float> out) {
+  FillColumn(out, static_cast<float>(MeanNonNan(x)));
+}
+CALCJIT_KERNEL void BatchStd(std::span<const float> x, std::span<float> out) {
+  FillColumn(out, static_cast<float>(StdNonNan(x)));
+}
+CALCJIT_KERNEL void BatchCount(std::span<const float> x, std::span<float> out) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) count += Truthy(x[i]) ? 1 : 0;
+  FillColumn(out, static_cast<float>(count));
+}
+
+// Unsigned order of the result is the order of the non-NaN floats (-0 just
+// below +0).
+CALCJIT_KERNEL std::uint32_t MonotonicBits(float v) {
+  const std::uint32_t bits = FloatBits(v);
+  return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+}
+
+// Sorts 64-bit keys by their upper 32 bits: an LSD radix sort in three
+// passes of 11 bits (the order among equal upper halves does not matter to
+// rank). `temp` is as large as `keys`; the result ends in `keys`.
+CALCJIT_KERNEL void RadixSortByValue(std::span<std::uint64_t> keys,
+                                     std::span<std::uint64_t> temp) {
+  constexpr int kBits = 11;
+  constexpr std::size_t kBuckets = std::size_t{1} << kBits;
+  std::uint32_t counts[3][kBuckets] = {};
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    for (int pass = 0; pass < 3; ++pass) {
+      ++counts[pass][(keys[i] >> (32 + pass * kBits)) & (kBuckets - 1)];
+    }
+  }
+  std::uint64_t* from = keys.data();
+  std::uint64_t* to = temp.data();
+  for (int pass = 0; pass < 3; ++pass) {
+    std::uint32_t offset = 0;
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      const std::uint32_t here = counts[pass][b];
+      counts[pass][b] = offset;
+      offset += here;
+    }
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      to[counts[pass][(from[i] >> (32 + pass * kBits)) & (kBuckets - 1)]++] = from[i];
+    }
+    std::uint64_t* swap = from;
+    from = to;
+    to = swap;
+  }
+  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = from[i];  // three passes end in temp
+}
+
+// Whether two keys hold equal values by IEEE ==: equal bits, or -0 and +0.
+CALCJIT_KERNEL bool SameValue(std::uint64_t a, std::uint64_t b) {
+  constexpr std::uint32_t kPlusZero = 0x80000000u;   // MonotonicBits(+0)
+  constexpr std::uint32_t kMinusZero = 0x7FFFFFFFu;  // MonotonicBits(-0)
+  const auto va = static_cast<std::uint32_t>(a >> 32);
+  const auto vb = static_cast<std::uint32_t>(b >> 32);
+  const bool a_zero = va == kPlusZero || va == kMinusZero;
+  const bool b_zero = vb == kPlusZero || vb == kMinusZero;
+  return va == vb || (a_zero && b_zero);
+}
+
+// 1 + the number of non-NaN items greater than the item; ties (IEEE ==, so
+// -0 ties +0) share the best rank. The non-NaN items are sorted as keys (the
+// value's monotonic bits, then the item index) and ranks are handed out from
+// the largest down, a group of equal values at a time. `scratch` holds at
+// least 2 * x.size() keys.
+CALCJIT_KERNEL void Rank(std::span<const float> x, std::span<float> out,
+                         std::span<std::uint64_t> scratch) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const float v = x[i];
+    if (IsNanItem(v)) {
+      out[i] = v;
+      continue;
+    }
+    scratch[count++] = (static_cast<std::uint64_t>(MonotonicBits(v)) << 32) | i;
+  }
+  const std::span<std::uint64_t> keys = scratch.first(count);
+  RadixSortByValue(keys, scratch.subspan(x.size(), count));
+  std::size_t greater = 0;
+  for (std::size_t end = count; end > 0;) {
+    std::size_t begin = end - 1;
+    while (begin > 0 && SameValue(keys[begin - 1], keys[end - 1])) --begin;
+    const float rank = static_cast<float>(1 + greater);
+    for (std::size_t k = begin; k < end; ++k) out[keys[k] & 0xFFFFFFFFu] = rank;
+    greater += end - begin;
+    end = begin;
+  }
+}
+
+// m = MAX; e = EXP(x - m) in float32; s = the striped float64 sum of e over
+// the non-NaN items (a NaN e, as for x = inf, is added like any other);
+// e / s in float64, rounded. (e is never -0, so +0 for a NaN item is skipping.)
+CALCJIT_KERNEL void Softmax(std::span<const float> x, std::span<float> out) {
+  const float m = MaxNonNan(x);
+  const std::size_t n = x.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    const float e = Exp(v - m);
+    out[i] = IsNanItem(v) ? v : e;
+  }
+  double s[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  std::size_t i = 0;
+  for (const std::size_t full = n - n % 8; i < full; i += 8) {
+    for (std::size_t j = 0; j < 8; ++j) {
+      s[j] += IsNanItem(x[i + j]) ? 0.0 : static_cast<double>(out[i + j]);
+    }
+  }
+  for (; i < n; ++i) s[i % 8] += IsNanItem(x[i]) ? 0.0 : static_cast<double>(out[i]);
+  const double total = CombineStripes(s);
+  for (std::size_t k = 0; k < n; ++k) {
+    const float p = static_cast<float>(static_cast<double>(out[k]) / total);
+    out[k] = IsNanItem(x[k]) ? x[k] : p;
+  }
+}
+
+// (x - MIN) / (MAX - MIN) in float32; 0 where MAX == MIN; NaN items stay NaN.
+CALCJIT_KERNEL void MinMaxScale(std::span<const float> x, std::span<float> out) {
+  const float lo = MinNonNan(x);
+  const float hi = MaxNonNan(x);
+  const float range = hi - lo;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const float v = x[i];
+    const float scaled = (v - lo) / range;
+    out[i] = IsNanItem(v) ? v : (hi == lo ? 0.0f : scaled);
+  }
+}
+
+// (x - MEAN) / STD in float32, MEAN and STD rounded to float32 first; 0
+// where STD == 0; NaN items stay NaN.
+CALCJIT_KERNEL void Zscore(std::span<const float> x, std::span<float> out) {
+  const float mean = static_cast<float>(MeanNonNan(x));
+  const float std_dev = static_cast<float>(StdNonNan(x));
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const float v = x[i];
+    const float z = (v - mean) / std_dev;
+    out[i] = IsNanItem(v) ? v : (std_dev == 0.0f ? 0.0f : z);
+  }
+}
 
 }  // namespace calcjit::math
 

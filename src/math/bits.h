@@ -5,21 +5,30 @@
 #include <bit>
 #include <cstdint>
 
+// Every kernel is declared CALCJIT_KERNEL (inline). The VM compiles the
+// kernels once per instruction-set tier in separate translation units that
+// define it as `static inline`, so that each tier's copies have internal
+// linkage: with external linkage the linker would keep one copy, perhaps the
+// AVX-512 one, for callers of every tier.
+#ifndef CALCJIT_KERNEL
+#define CALCJIT_KERNEL inline
+#endif
+
 namespace calcjit::math {
 
-inline std::uint32_t FloatBits(float x) { return std::bit_cast<std::uint32_t>(x); }
-inline float FloatFromBits(std::uint32_t bits) { return std::bit_cast<float>(bits); }
+CALCJIT_KERNEL std::uint32_t FloatBits(float x) { return std::bit_cast<std::uint32_t>(x); }
+CALCJIT_KERNEL float FloatFromBits(std::uint32_t bits) { return std::bit_cast<float>(bits); }
 
 // The quiet NaN every NaN output becomes (spec section 1: a NaN's sign and
 // payload are never observable).
 inline constexpr std::uint32_t kCanonicalNanBits = 0x7FC00000u;
-inline float CanonicalNan() { return FloatFromBits(kCanonicalNanBits); }
+CALCJIT_KERNEL float CanonicalNan() { return FloatFromBits(kCanonicalNanBits); }
 
-inline float CanonicalizeNan(float x) { return x != x ? CanonicalNan() : x; }
+CALCJIT_KERNEL float CanonicalizeNan(float x) { return x != x ? CanonicalNan() : x; }
 
 // |x| with the sign of `sign` (std::copysign without a libm dependency, so the
 // same code compiles to bitcode for the JIT).
-inline float CopySign(float magnitude, float sign) {
+CALCJIT_KERNEL float CopySign(float magnitude, float sign) {
   return FloatFromBits((FloatBits(magnitude) & 0x7FFFFFFFu) | (FloatBits(sign) & 0x80000000u));
 }
 

@@ -9,10 +9,13 @@
 #include <bit>
 #include <cstdint>
 
+#include "math/bits.h"
+
 // The kernels are large; without forced inlining GCC keeps them out of line
 // and then cannot vectorize the caller's loop. clang understands the same
-// attribute.
-#define CALCJIT_MATH_INLINE [[gnu::always_inline]] inline
+// attribute. CALCJIT_KERNEL (math/bits.h) is `inline`, or `static inline` in
+// the VM's per-instruction-set translation units.
+#define CALCJIT_MATH_INLINE [[gnu::always_inline]] CALCJIT_KERNEL
 
 namespace calcjit::math::internal {
 

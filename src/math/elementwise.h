@@ -16,40 +16,40 @@
 namespace calcjit::math {
 
 // Neither zero (of either sign) nor NaN.
-inline bool Truthy(float x) { return x == x && x != 0.0f; }
-inline float FromBool(bool b) { return b ? 1.0f : 0.0f; }
+CALCJIT_KERNEL bool Truthy(float x) { return x == x && x != 0.0f; }
+CALCJIT_KERNEL float FromBool(bool b) { return b ? 1.0f : 0.0f; }
 
 // --- Unary -----------------------------------------------------------------
 
 // Flips the sign bit: -(+0) = -0.
-inline float Neg(float x) { return FloatFromBits(FloatBits(x) ^ 0x80000000u); }
-inline float Abs(float x) { return FloatFromBits(FloatBits(x) & 0x7FFFFFFFu); }
+CALCJIT_KERNEL float Neg(float x) { return FloatFromBits(FloatBits(x) ^ 0x80000000u); }
+CALCJIT_KERNEL float Abs(float x) { return FloatFromBits(FloatBits(x) & 0x7FFFFFFFu); }
 // Exp, Log, Log1p, Sigmoid, Tanh: math/transcendental.h (correctly rounded).
 // IEEE square root: correctly rounded, sqrt(-0) = -0, sqrt(x<0) = NaN.
-inline float Sqrt(float x) { return std::sqrt(x); }
+CALCJIT_KERNEL float Sqrt(float x) { return std::sqrt(x); }
 
 // floor, ceil and round without libm (which only inlines with SSE4.1): every
 // float with |x| >= 2^23 is already an integer, below that the truncation
 // through int32 is exact. The result always has the sign of x (floor(-0.5) =
 // -1, ceil(-0.5) = -0, round(-0.2) = -0), so the sign is copied last; NaN and
 // infinities fall in the |x| >= 2^23 branch (the comparison is false for NaN).
-inline float TruncSmall(float x) { return static_cast<float>(static_cast<std::int32_t>(x)); }
-inline bool IsSmallForRounding(float x) { return Abs(x) < 8388608.0f; }
+CALCJIT_KERNEL float TruncSmall(float x) { return static_cast<float>(static_cast<std::int32_t>(x)); }
+CALCJIT_KERNEL bool IsSmallForRounding(float x) { return Abs(x) < 8388608.0f; }
 
-inline float Floor(float x) {
+CALCJIT_KERNEL float Floor(float x) {
   const float t = TruncSmall(IsSmallForRounding(x) ? x : 0.0f);
   const float r = t > x ? t - 1.0f : t;
   return IsSmallForRounding(x) ? CopySign(r, x) : x;
 }
 
-inline float Ceil(float x) {
+CALCJIT_KERNEL float Ceil(float x) {
   const float t = TruncSmall(IsSmallForRounding(x) ? x : 0.0f);
   const float r = t < x ? t + 1.0f : t;
   return IsSmallForRounding(x) ? CopySign(r, x) : x;
 }
 
 // Half away from zero, as C roundf.
-inline float Round(float x) {
+CALCJIT_KERNEL float Round(float x) {
   const float small = IsSmallForRounding(x) ? x : 0.0f;
   const float t = TruncSmall(small);
   const float magnitude = Abs(t) + (Abs(small - t) >= 0.5f ? 1.0f : 0.0f);
@@ -57,46 +57,46 @@ inline float Round(float x) {
 }
 
 // 1 if x > 0, -1 if x < 0, else x (so ±0 and NaN pass through).
-inline float Sign(float x) { return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : x); }
-inline float Not(float x) { return FromBool(!Truthy(x)); }
-inline float IsNan(float x) { return FromBool(x != x); }
+CALCJIT_KERNEL float Sign(float x) { return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : x); }
+CALCJIT_KERNEL float Not(float x) { return FromBool(!Truthy(x)); }
+CALCJIT_KERNEL float IsNan(float x) { return FromBool(x != x); }
 
 // --- Binary ----------------------------------------------------------------
 
-inline float Add(float a, float b) { return a + b; }
-inline float Sub(float a, float b) { return a - b; }
-inline float Mul(float a, float b) { return a * b; }
-inline float Div(float a, float b) { return a / b; }
+CALCJIT_KERNEL float Add(float a, float b) { return a + b; }
+CALCJIT_KERNEL float Sub(float a, float b) { return a - b; }
+CALCJIT_KERNEL float Mul(float a, float b) { return a * b; }
+CALCJIT_KERNEL float Div(float a, float b) { return a / b; }
 // Pow: math/transcendental.h.
 
 // IEEE 754-2019 minimum / maximum: NaN if either operand is NaN, and
 // min(-0, +0) = -0, max(-0, +0) = +0. Equal operands have equal bits except
 // for ±0, where OR-ing the bits picks -0 and AND-ing picks +0.
-inline float Min(float a, float b) {
+CALCJIT_KERNEL float Min(float a, float b) {
   const float equal = FloatFromBits(FloatBits(a) | FloatBits(b));
   const float ordered = a < b ? a : (b < a ? b : equal);
   return (a != a || b != b) ? a + b : ordered;
 }
 
-inline float Max(float a, float b) {
+CALCJIT_KERNEL float Max(float a, float b) {
   const float equal = FloatFromBits(FloatBits(a) & FloatBits(b));
   const float ordered = a > b ? a : (b > a ? b : equal);
   return (a != a || b != b) ? a + b : ordered;
 }
 
 // IEEE comparisons: false with a NaN operand, except Ne.
-inline float Eq(float a, float b) { return FromBool(a == b); }
-inline float Ne(float a, float b) { return FromBool(a != b); }
-inline float Lt(float a, float b) { return FromBool(a < b); }
-inline float Le(float a, float b) { return FromBool(a <= b); }
-inline float Gt(float a, float b) { return FromBool(a > b); }
-inline float Ge(float a, float b) { return FromBool(a >= b); }
-inline float And(float a, float b) { return FromBool(Truthy(a) && Truthy(b)); }
-inline float Or(float a, float b) { return FromBool(Truthy(a) || Truthy(b)); }
+CALCJIT_KERNEL float Eq(float a, float b) { return FromBool(a == b); }
+CALCJIT_KERNEL float Ne(float a, float b) { return FromBool(a != b); }
+CALCJIT_KERNEL float Lt(float a, float b) { return FromBool(a < b); }
+CALCJIT_KERNEL float Le(float a, float b) { return FromBool(a <= b); }
+CALCJIT_KERNEL float Gt(float a, float b) { return FromBool(a > b); }
+CALCJIT_KERNEL float Ge(float a, float b) { return FromBool(a >= b); }
+CALCJIT_KERNEL float And(float a, float b) { return FromBool(Truthy(a) && Truthy(b)); }
+CALCJIT_KERNEL float Or(float a, float b) { return FromBool(Truthy(a) || Truthy(b)); }
 
 // --- Conditional -----------------------------------------------------------
 
-inline float If(float condition, float then_value, float otherwise_value) {
+CALCJIT_KERNEL float If(float condition, float then_value, float otherwise_value) {
   return Truthy(condition) ? then_value : otherwise_value;
 }
 

@@ -55,10 +55,11 @@ CALCJIT_MATH_INLINE DoubleDouble ExpDD(double xh, double xl) {
   double rl = r.lo + (xl - kf * kExpLn2N3);
 
   // e^(rh + rl) - 1 = rh + s, |s| < 2^-17.
-  double q = rh * rh *
-             (kExpPoly[0] +
-              rh * (kExpPoly[1] +
-                    rh * (kExpPoly[2] + rh * (kExpPoly[3] + rh * (kExpPoly[4] + rh * kExpPoly[5])))));
+  double q =
+      rh * rh *
+      (kExpPoly[0] +
+       rh * (kExpPoly[1] +
+             rh * (kExpPoly[2] + rh * (kExpPoly[3] + rh * (kExpPoly[4] + rh * kExpPoly[5])))));
   double s = (q + rl) + rh * rl;
 
   std::uint64_t j = kb & 127;
@@ -95,7 +96,7 @@ CALCJIT_MATH_INLINE DoubleDouble LogDD(double uh, double ul) {
   double c = kLogC[i];
   double invc_hi = kLogInvCHi[i];
   double invc_lo = kLogInvCLo[i];
-  double dh = z - c;     // exact (Sterbenz)
+  double dh = z - c;      // exact (Sterbenz)
   double dl = ul * down;  // exact
   DoubleDouble p = TwoProd(dh, invc_hi);
   double rest = p.lo + (dl * invc_hi + dh * invc_lo);
@@ -134,7 +135,9 @@ CALCJIT_MATH_INLINE DoubleDouble DivDD(double nh, double nl, double dh, double d
   return Fast2Sum(qh, ql);
 }
 
-CALCJIT_MATH_INLINE bool SignBit(float x) { return (std::bit_cast<std::uint32_t>(x) >> 31) != 0; }
+CALCJIT_MATH_INLINE bool SignBit(float x) {
+  return (std::bit_cast<std::uint32_t>(x) >> 31) != 0;
+}
 
 }  // namespace internal
 
@@ -199,10 +202,11 @@ CALCJIT_MATH_INLINE float Tanh(float x) {
   // |x| < 2^-5: Taylor series to x^13 (truncation < 2^-77 relative); the tail
   // is below 2^-11.6 |x|, so its rounding errors stay below 2^-63 |x|.
   double x2 = ax * ax;  // exact: 24-bit input
-  double p = x2 * (kTanhPoly[0] +
-                   x2 * (kTanhPoly[1] +
-                         x2 * (kTanhPoly[2] +
-                               x2 * (kTanhPoly[3] + x2 * (kTanhPoly[4] + x2 * kTanhPoly[5])))));
+  double p =
+      x2 *
+      (kTanhPoly[0] +
+       x2 * (kTanhPoly[1] +
+             x2 * (kTanhPoly[2] + x2 * (kTanhPoly[3] + x2 * (kTanhPoly[4] + x2 * kTanhPoly[5])))));
   DoubleDouble small = Fast2Sum(ax, ax * p);
 
   // Otherwise (E - 1) / (E + 1) with E = e^(2|x|); E - 1 >= 2^-4 keeps the

@@ -12,19 +12,19 @@
 
 namespace calcjit::math {
 
-inline float CombineStripes(const float (&s)[8]) {
+CALCJIT_KERNEL float CombineStripes(const float (&s)[8]) {
   return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
 
-inline float Dot(const float* a, const float* b, std::size_t d) {
+CALCJIT_KERNEL float Dot(const float* a, const float* b, std::size_t d) {
   float s[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
   for (std::size_t k = 0; k < d; ++k) s[k % 8] = s[k % 8] + a[k] * b[k];
   return CombineStripes(s);
 }
 
-inline float Norm(const float* a, std::size_t d) { return Sqrt(Dot(a, a, d)); }
+CALCJIT_KERNEL float Norm(const float* a, std::size_t d) { return Sqrt(Dot(a, a, d)); }
 
-inline float L2Distance(const float* a, const float* b, std::size_t d) {
+CALCJIT_KERNEL float L2Distance(const float* a, const float* b, std::size_t d) {
   float s[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
   for (std::size_t k = 0; k < d; ++k) {
     const float diff = a[k] - b[k];
@@ -34,7 +34,7 @@ inline float L2Distance(const float* a, const float* b, std::size_t d) {
 }
 
 // DOT(a,b) / (NORM(a) * NORM(b)), and 0 where that denominator is 0.
-inline float Cosine(const float* a, const float* b, std::size_t d) {
+CALCJIT_KERNEL float Cosine(const float* a, const float* b, std::size_t d) {
   const float denominator = Norm(a, d) * Norm(b, d);
   const float quotient = Dot(a, b, d) / denominator;
   return denominator == 0.0f ? 0.0f : quotient;

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "backend/reference/interpreter.h"
+#include "backend/vm/isa.h"
+#include "backend/vm/vm.h"
 #include "math/fp_env.h"
 #include "runtime/internal.h"
 
@@ -61,7 +63,7 @@ backend::InputLayout LayoutOf(const InputInfo& input) {
 }
 
 // The backend `auto` picks: the fastest one this build can run.
-Backend BestAvailableBackend() { return Backend::kReference; }
+Backend BestAvailableBackend() { return Backend::kVm; }
 
 }  // namespace
 
@@ -87,27 +89,68 @@ std::string_view BackendName(Backend backend) {
   return "?";
 }
 
-bool IsBackendAvailable(Backend backend) {
-  return backend == Backend::kReference || backend == Backend::kAuto;
+bool IsBackendAvailable(Backend backend) { return backend != Backend::kJit; }
+
+std::optional<Isa> IsaFromName(std::string_view name) {
+  if (name == "auto") return Isa::kAuto;
+  if (name == "x86-64" || name == "baseline") return Isa::kBaseline;
+  if (name == "avx2" || name == "x86-64-v3") return Isa::kAvx2;
+  if (name == "avx512" || name == "x86-64-v4") return Isa::kAvx512;
+  return std::nullopt;
 }
+
+std::string_view IsaName(Isa isa) {
+  switch (isa) {
+    case Isa::kAuto:
+      return "auto";
+    case Isa::kBaseline:
+      return "x86-64";
+    case Isa::kAvx2:
+      return "avx2";
+    case Isa::kAvx512:
+      return "avx512";
+  }
+  return "?";
+}
+
+bool IsIsaSupported(Isa isa) { return vm::CpuSupports(isa); }
 
 Result<Engine> Engine::Compile(const FeatureSet& set, const EngineOptions& options) {
   Backend backend = options.backend;
   if (backend == Backend::kAuto) backend = BestAvailableBackend();
   if (!IsBackendAvailable(backend)) {
     return RuntimeError("backend '" + std::string(BackendName(backend)) +
-                        "' is not available in this build (available: reference)");
+                        "' is not available in this build (available: reference, vm)");
+  }
+  if (options.isa != Isa::kAuto && !IsIsaSupported(options.isa)) {
+    return UserError("this CPU cannot run the " + std::string(IsaName(options.isa)) +
+                     " instruction set (the best it has is " +
+                     std::string(IsaName(vm::DetectIsa())) + ")");
   }
   Result<ir::EvalPlan> plan = ir::MakePlan(set.loaded().set, options.outputs);
   if (!plan.ok()) return plan.status();
   auto shared_plan = std::make_shared<const ir::EvalPlan>(std::move(plan).value());
-  std::unique_ptr<backend::Executable> executable = backend::MakeReferenceExecutable(shared_plan);
+  std::unique_ptr<backend::Executable> executable;
+  Isa isa = Isa::kBaseline;
+  if (backend == Backend::kVm) {
+    vm::VmOptions vm_options;
+    vm_options.isa = isa = options.isa == Isa::kAuto ? vm::DetectIsa() : options.isa;
+    vm_options.block_size = options.block_size;
+    vm_options.disabled_passes = options.disabled_passes;
+    Result<std::unique_ptr<backend::Executable>> made =
+        vm::MakeVmExecutable(shared_plan, vm_options);
+    if (!made.ok()) return made.status();
+    executable = std::move(made).value();
+  } else {
+    executable = backend::MakeReferenceExecutable(shared_plan);
+  }
   return Engine(std::make_shared<const internal::CompiledEngine>(std::move(shared_plan), backend,
-                                                                 std::move(executable)));
+                                                                 isa, std::move(executable)));
 }
 
 const Schema& Engine::schema() const { return compiled_->schema(); }
 Backend Engine::backend() const { return compiled_->backend(); }
+Isa Engine::isa() const { return compiled_->isa(); }
 
 Status Engine::Evaluate(Batch& batch) const {
   internal::BatchState& state = *batch.state_;

@@ -18,18 +18,20 @@ struct LoadedSet {
 
 class CompiledEngine {
  public:
-  CompiledEngine(std::shared_ptr<const ir::EvalPlan> plan, Backend backend,
+  CompiledEngine(std::shared_ptr<const ir::EvalPlan> plan, Backend backend, Isa isa,
                  std::unique_ptr<backend::Executable> executable)
-      : plan_(std::move(plan)), backend_(backend), executable_(std::move(executable)) {}
+      : plan_(std::move(plan)), backend_(backend), isa_(isa), executable_(std::move(executable)) {}
 
   const ir::EvalPlan& plan() const { return *plan_; }
   const Schema& schema() const { return plan_->schema; }
   Backend backend() const { return backend_; }
+  Isa isa() const { return isa_; }
   const backend::Executable& executable() const { return *executable_; }
 
  private:
   std::shared_ptr<const ir::EvalPlan> plan_;
   Backend backend_;
+  Isa isa_;
   std::unique_ptr<backend::Executable> executable_;
 };
 

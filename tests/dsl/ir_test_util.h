@@ -45,8 +45,12 @@ inline std::string FloatText(float value) {
   return buffer;
 }
 
-inline std::uint32_t Bits(float value) { return std::bit_cast<std::uint32_t>(value); }
-inline float FromBits(std::uint32_t bits) { return std::bit_cast<float>(bits); }
+inline std::uint32_t Bits(float value) {
+  return std::bit_cast<std::uint32_t>(value);
+}
+inline float FromBits(std::uint32_t bits) {
+  return std::bit_cast<float>(bits);
+}
 
 // A name as the contract writes it (section 4): plain when it matches
 // [A-Za-z_][A-Za-z0-9_.]* and is not reserved, else backquoted with inner

@@ -19,13 +19,13 @@
 namespace calcjit {
 namespace {
 
-using ::testing::ElementsAre;
 using ir_test::Bits;
 using ir_test::Dump;
 using ir_test::ErrorsOf;
 using ir_test::OnlyErrorOf;
 using ir_test::ParseConstant;
 using ir_test::ParseShape;
+using ::testing::ElementsAre;
 
 struct ShapeCase {
   const char* text;
@@ -138,11 +138,21 @@ TEST(TextSyntaxDefinition, AcceptsAnEmptySource) {
 
 TEST(TextSyntaxOperators, EveryInfixOperatorReadsAsItsBinary) {
   ExpectShapes({
-      {"a || b", "Or(a, b)"},   {"a && b", "And(a, b)"}, {"a == b", "Eq(a, b)"},
-      {"a != b", "Ne(a, b)"},   {"a < b", "Lt(a, b)"},   {"a <= b", "Le(a, b)"},
-      {"a > b", "Gt(a, b)"},    {"a >= b", "Ge(a, b)"},  {"a + b", "Add(a, b)"},
-      {"a - b", "Sub(a, b)"},   {"a * b", "Mul(a, b)"},  {"a / b", "Div(a, b)"},
-      {"a ^ b", "Pow(a, b)"},   {"-a", "Neg(a)"},        {"!a", "Not(a)"},
+      {"a || b", "Or(a, b)"},
+      {"a && b", "And(a, b)"},
+      {"a == b", "Eq(a, b)"},
+      {"a != b", "Ne(a, b)"},
+      {"a < b", "Lt(a, b)"},
+      {"a <= b", "Le(a, b)"},
+      {"a > b", "Gt(a, b)"},
+      {"a >= b", "Ge(a, b)"},
+      {"a + b", "Add(a, b)"},
+      {"a - b", "Sub(a, b)"},
+      {"a * b", "Mul(a, b)"},
+      {"a / b", "Div(a, b)"},
+      {"a ^ b", "Pow(a, b)"},
+      {"-a", "Neg(a)"},
+      {"!a", "Not(a)"},
   });
 }
 
@@ -278,10 +288,18 @@ TEST(TextSyntaxOperators, MinusAfterAnOperandIsSubtraction) {
 
 TEST(TextSyntaxFunctions, UnaryOperatorsByTheirLowerCaseNames) {
   ExpectShapes({
-      {"abs(x)", "Abs(x)"},         {"exp(x)", "Exp(x)"},         {"log(x)", "Log(x)"},
-      {"log1p(x)", "Log1p(x)"},     {"sqrt(x)", "Sqrt(x)"},       {"sigmoid(x)", "Sigmoid(x)"},
-      {"tanh(x)", "Tanh(x)"},       {"floor(x)", "Floor(x)"},     {"ceil(x)", "Ceil(x)"},
-      {"round(x)", "Round(x)"},     {"sign(x)", "Sign(x)"},       {"is_nan(x)", "IsNan(x)"},
+      {"abs(x)", "Abs(x)"},
+      {"exp(x)", "Exp(x)"},
+      {"log(x)", "Log(x)"},
+      {"log1p(x)", "Log1p(x)"},
+      {"sqrt(x)", "Sqrt(x)"},
+      {"sigmoid(x)", "Sigmoid(x)"},
+      {"tanh(x)", "Tanh(x)"},
+      {"floor(x)", "Floor(x)"},
+      {"ceil(x)", "Ceil(x)"},
+      {"round(x)", "Round(x)"},
+      {"sign(x)", "Sign(x)"},
+      {"is_nan(x)", "IsNan(x)"},
       {"abs(a + b * c)", "Abs(Add(a, Mul(b, c)))"},
       {"exp(log(x))", "Exp(Log(x))"},
   });
@@ -514,8 +532,7 @@ TEST(TextSyntaxLayout, CrLfTabsAndNewlinesAreWhitespace) {
 }
 
 TEST(TextSyntaxLayout, StatementsMayShareALineOrSpanSeveral) {
-  EXPECT_EQ(DumpOf("f = 1; g = f\n+\n1;input x;"),
-            "input x item[0]\nf = 1\ng = Add(f, 1)\n");
+  EXPECT_EQ(DumpOf("f = 1; g = f\n+\n1;input x;"), "input x item[0]\nf = 1\ng = Add(f, 1)\n");
 }
 
 // ---------------------------------------------------------------------------
@@ -527,6 +544,11 @@ TEST(TextSyntaxErrors, UnexpectedCharacter) {
   EXPECT_EQ(OnlyErrorOf("f = a | b;"), "1:7: unexpected character '|'");
   EXPECT_EQ(OnlyErrorOf("f = a € b;"), "1:7: unexpected character '€'");
   EXPECT_EQ(OnlyErrorOf("@f = 1;"), "1:1: unexpected character '@'");
+  EXPECT_EQ(OnlyErrorOf("f = a . b;"), "1:7: unexpected character '.'");
+  EXPECT_EQ(OnlyErrorOf("f = a \xff b;"), "1:7: invalid UTF-8 byte in the source");
+  EXPECT_EQ(OnlyErrorOf("f = `a\xff"
+                        "b`;"),
+            "1:5: invalid UTF-8 in a `name`");
 }
 
 TEST(TextSyntaxErrors, MalformedNumber) {
@@ -569,6 +591,18 @@ TEST(TextSyntaxErrors, MissingOperand) {
   EXPECT_EQ(OnlyErrorOf("f = ();"), "1:6: expected an expression, found ')'");
 }
 
+TEST(TextSyntaxErrors, StatementsStartWithInputModelOrADefinition) {
+  EXPECT_EQ(OnlyErrorOf("f + 1;"), "1:3: expected '=' after the feature name, found '+'");
+  EXPECT_EQ(OnlyErrorOf("f == 1;"), "1:3: expected '=' after the feature name, found '=='");
+  EXPECT_EQ(OnlyErrorOf("f = 1;;"),
+            "1:7: expected a statement ('input', 'model' or NAME = expression;), found ';'");
+  EXPECT_EQ(OnlyErrorOf("1 = f;"),
+            "1:1: expected a statement ('input', 'model' or NAME = expression;), found number 1");
+  EXPECT_EQ(OnlyErrorOf("inf = 1;"),
+            "1:1: expected a statement ('input', 'model' or NAME = expression;), found number inf");
+  EXPECT_EQ(OnlyErrorOf("input inf;"), "1:7: expected an input name, found number inf");
+}
+
 TEST(TextSyntaxErrors, UnknownFunction) {
   EXPECT_EQ(OnlyErrorOf("f = foo(a);"), "1:5: unknown function 'foo'");
   EXPECT_EQ(OnlyErrorOf("f = 1 + logarithm(a, b);"), "1:9: unknown function 'logarithm'");
@@ -599,12 +633,14 @@ TEST(TextSyntaxErrors, WrongArgumentCounts) {
 }
 
 TEST(TextSyntaxErrors, InputDeclarationErrors) {
-  EXPECT_EQ(OnlyErrorOf("input a: vector;"), "1:10: expected 'item' or 'query', found name 'vector'");
+  EXPECT_EQ(OnlyErrorOf("input a: vector;"),
+            "1:10: expected 'item' or 'query', found name 'vector'");
   EXPECT_EQ(OnlyErrorOf("input v: item[0];"), "1:15: dimension 0 is out of range (1 to 65536)");
   EXPECT_EQ(OnlyErrorOf("input v: item[2.5];"),
             "1:15: expected a dimension (a positive integer), found number 2.5");
   EXPECT_EQ(OnlyErrorOf("input v: item[3;"), "1:16: expected ']', found ';'");
-  EXPECT_EQ(OnlyErrorOf("input a = b;"), "1:11: expected a default value (a number), found name 'b'");
+  EXPECT_EQ(OnlyErrorOf("input a = b;"),
+            "1:11: expected a default value (a number), found name 'b'");
   EXPECT_EQ(OnlyErrorOf("input 1;"), "1:7: expected an input name, found number 1");
 }
 
@@ -625,27 +661,33 @@ TEST(TextSyntaxErrors, ModelUsesAreRejectedByContractV1) {
             "1:13: model 'ranker': models are not supported by contract v1 (spec section 6)");
   EXPECT_EQ(OnlyErrorOf("f = 1 + 2 * model(m)[3];"),
             "1:13: model 'm': models are not supported by contract v1 (spec section 6)");
+  // Parsing goes on after a model use, so later errors are reported too.
+  EXPECT_THAT(
+      ErrorsOf("f = model(m, a)[0] + 1;\ng = foo(1);"),
+      ElementsAre("1:5: model 'm': models are not supported by contract v1 (spec section 6)",
+                  "2:5: unknown function 'foo'"));
+  EXPECT_EQ(OnlyErrorOf("f = model + 1;"), "1:5: expected an expression, found 'model'");
   // [k] is required.
   EXPECT_EQ(OnlyErrorOf("f = model(m, a);"),
             "1:16: expected '[' and the index of the model's output, found ';'");
 }
 
 TEST(TextSyntaxErrors, EverySyntaxErrorIsReportedInOneRun) {
-  EXPECT_THAT(ErrorsOf("f = a $ b;\n"
-                       "ok = 1;\n"
-                       "g = (1 + 2;\n"
-                       "model m = xgboost(\"m.json\");\n"
-                       "h = foo(1);\n"
-                       "i = 1e39;\n"
-                       "j = abs(1, 2);\n"
-                       "k = 1\n"),
-              ElementsAre("1:7: unexpected character '$'",
-                          "3:11: expected ')' to close the '(' at 3:5, found ';'",
-                          "4:1: model 'm': models are not supported by contract v1 (spec section 6)",
-                          "5:5: unknown function 'foo'",
-                          "6:5: number 1e39 is beyond the float32 range",
-                          "7:5: abs takes 1 argument, got 2",
-                          "9:1: expected ';' or an operator, found end of input"));
+  EXPECT_THAT(
+      ErrorsOf("f = a $ b;\n"
+               "ok = 1;\n"
+               "g = (1 + 2;\n"
+               "model m = xgboost(\"m.json\");\n"
+               "h = foo(1);\n"
+               "i = 1e39;\n"
+               "j = abs(1, 2);\n"
+               "k = 1\n"),
+      ElementsAre("1:7: unexpected character '$'",
+                  "3:11: expected ')' to close the '(' at 3:5, found ';'",
+                  "4:1: model 'm': models are not supported by contract v1 (spec section 6)",
+                  "5:5: unknown function 'foo'", "6:5: number 1e39 is beyond the float32 range",
+                  "7:5: abs takes 1 argument, got 2",
+                  "9:1: expected ';' or an operator, found end of input"));
 }
 
 // ---------------------------------------------------------------------------
@@ -654,8 +696,7 @@ TEST(TextSyntaxErrors, EverySyntaxErrorIsReportedInOneRun) {
 TEST(TextSyntaxLocations, CountCharactersNotBytes) {
   // "é" is two bytes, "€" three and "😀" four: each is one column.
   EXPECT_EQ(OnlyErrorOf("`é€😀` = a $ b;"), "1:11: unexpected character '$'");
-  EXPECT_EQ(OnlyErrorOf("# Größe und Maß — ünïcödé\nf = a $ b;"),
-            "2:7: unexpected character '$'");
+  EXPECT_EQ(OnlyErrorOf("# Größe und Maß — ünïcödé\nf = a $ b;"), "2:7: unexpected character '$'");
   EXPECT_EQ(OnlyErrorOf("f = `naïve` + `😀` $;"), "1:19: unexpected character '$'");
 }
 
@@ -725,9 +766,9 @@ struct DeepForm {
   std::string (*make)(std::uint32_t);
 };
 const DeepForm kDeepForms[] = {
-    {"negation", NestedNegation},         {"calls", NestedCalls},
-    {"right powers", NestedRightPowers},  {"parenthesized sums", NestedParenthesizedSums},
-    {"left-associative sums", LeftSums},  {"mixed", MixedNesting},
+    {"negation", NestedNegation},        {"calls", NestedCalls},
+    {"right powers", NestedRightPowers}, {"parenthesized sums", NestedParenthesizedSums},
+    {"left-associative sums", LeftSums}, {"mixed", MixedNesting},
 };
 
 // Parses "f = <expression>;" and reports the definition's depth.
@@ -777,11 +818,34 @@ TEST(TextSyntaxDepth, ParsesAndPrintsOnAOneMebibyteStack) {
   }
 }
 
+TEST(TextSyntaxDepth, ReferencesToOtherFeaturesDoNotAddToTheDepth) {
+  // Five definitions of 9,000 levels each, every one using the one before.
+  std::string source;
+  for (int f = 0; f < 5; ++f) {
+    std::string expression = NestedNegation(9'000);
+    expression.back() = 'f';
+    expression += f == 0 ? std::string("x") : std::to_string(f - 1);
+    source += "f" + std::to_string(f) + " = " + expression + ";\n";
+  }
+  std::string report;
+  ASSERT_TRUE(ir_test::RunWithStack(ir_test::kJvmStack, [&] {
+    Result<FeatureSet> set = FeatureSet::Parse(source, Format::kText);
+    report = set.ok() ? "ok" : set.status().ToString().substr(0, 300);
+  }));
+  EXPECT_EQ(report, "ok");
+}
+
+TEST(TextSyntaxDepth, NaryOperandsDoNotAddToTheDepth) {
+  std::string wide = "sum(x";
+  for (int i = 1; i < 50'000; ++i) wide += ", -x";
+  wide += ")";
+  EXPECT_EQ(DepthReport(wide), "depth 3");
+}
+
 TEST(TextSyntaxDepth, DeepErrorsAreReportedOnAOneMebibyteStack) {
   std::vector<std::string> errors;
-  ASSERT_TRUE(ir_test::RunWithStack(ir_test::kJvmStack, [&] {
-    errors = ErrorsOf("f = " + NestedCalls(100'000) + ";");
-  }));
+  ASSERT_TRUE(ir_test::RunWithStack(
+      ir_test::kJvmStack, [&] { errors = ErrorsOf("f = " + NestedCalls(100'000) + ";"); }));
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors[0].find("expression nested deeper than 10000 levels"), std::string::npos)
       << errors[0];

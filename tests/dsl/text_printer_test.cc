@@ -73,109 +73,148 @@ std::vector<PrinterCase> ParenthesisCases() {
     cases.push_back(PrinterCase{what, "f = " + expected + ";\n", std::move(b).Finish()});
   };
   using B = ExprBuilder;
-  add("negative literal as the base of ^", "(-2) ^ x",
-      [](B& b) { return b.Op(Op::kPow, {b.Const(-2), b.Ref("x")}); });
-  add("negative zero as the base of ^", "(-0) ^ x",
-      [](B& b) { return b.Op(Op::kPow, {b.Const(-0.0f), b.Ref("x")}); });
-  add("-inf as the base of ^", "(-inf) ^ 2",
-      [](B& b) { return b.Op(Op::kPow, {b.Const(-kInf), b.Const(2)}); });
-  add("positive literal as the base of ^", "2 ^ x",
-      [](B& b) { return b.Op(Op::kPow, {b.Const(2), b.Ref("x")}); });
+  add("negative literal as the base of ^", "(-2) ^ x", [](B& b) {
+    return b.Op(Op::kPow, {b.Const(-2), b.Ref("x")});
+  });
+  add("negative zero as the base of ^", "(-0) ^ x", [](B& b) {
+    return b.Op(Op::kPow, {b.Const(-0.0f), b.Ref("x")});
+  });
+  add("-inf as the base of ^", "(-inf) ^ 2", [](B& b) {
+    return b.Op(Op::kPow, {b.Const(-kInf), b.Const(2)});
+  });
+  add("positive literal as the base of ^", "2 ^ x", [](B& b) {
+    return b.Op(Op::kPow, {b.Const(2), b.Ref("x")});
+  });
   add("NEG of a positive constant", "-(2)", [](B& b) { return b.Op(Op::kNeg, {b.Const(2)}); });
   add("NEG of +0", "-(0)", [](B& b) { return b.Op(Op::kNeg, {b.Const(0)}); });
   add("NEG of inf", "-(inf)", [](B& b) { return b.Op(Op::kNeg, {b.Const(kInf)}); });
   add("NEG of nan", "-(nan)",
       [](B& b) { return b.Op(Op::kNeg, {b.Const(std::numeric_limits<float>::quiet_NaN())}); });
   add("NEG of a negative constant", "--2", [](B& b) { return b.Op(Op::kNeg, {b.Const(-2)}); });
-  add("NEG of a positive constant as the base of ^", "(-(2)) ^ x",
-      [](B& b) { return b.Op(Op::kPow, {b.Op(Op::kNeg, {b.Const(2)}), b.Ref("x")}); });
-  add("NEG of a positive constant as the exponent", "x ^ -(2)",
-      [](B& b) { return b.Op(Op::kPow, {b.Ref("x"), b.Op(Op::kNeg, {b.Const(2)})}); });
-  add("NEG as the exponent", "2 ^ -x",
-      [](B& b) { return b.Op(Op::kPow, {b.Const(2), b.Op(Op::kNeg, {b.Ref("x")})}); });
-  add("NOT as the exponent", "2 ^ !x",
-      [](B& b) { return b.Op(Op::kPow, {b.Const(2), b.Op(Op::kNot, {b.Ref("x")})}); });
-  add("negative literal as the exponent", "2 ^ -1",
-      [](B& b) { return b.Op(Op::kPow, {b.Const(2), b.Const(-1)}); });
+  add("NEG of a positive constant as the base of ^", "(-(2)) ^ x", [](B& b) {
+    return b.Op(Op::kPow, {b.Op(Op::kNeg, {b.Const(2)}), b.Ref("x")});
+  });
+  add("NEG of a positive constant as the exponent", "x ^ -(2)", [](B& b) {
+    return b.Op(Op::kPow, {b.Ref("x"), b.Op(Op::kNeg, {b.Const(2)})});
+  });
+  add("NEG as the exponent", "2 ^ -x", [](B& b) {
+    return b.Op(Op::kPow, {b.Const(2), b.Op(Op::kNeg, {b.Ref("x")})});
+  });
+  add("NOT as the exponent", "2 ^ !x", [](B& b) {
+    return b.Op(Op::kPow, {b.Const(2), b.Op(Op::kNot, {b.Ref("x")})});
+  });
+  add("negative literal as the exponent", "2 ^ -1", [](B& b) {
+    return b.Op(Op::kPow, {b.Const(2), b.Const(-1)});
+  });
   add("negative literal exponent followed by *", "x ^ -2 * y", [](B& b) {
     return b.Op(Op::kMul, {b.Op(Op::kPow, {b.Ref("x"), b.Const(-2)}), b.Ref("y")});
   });
   add("power with a negative base as an exponent", "2 ^ (-1) ^ x", [](B& b) {
     return b.Op(Op::kPow, {b.Const(2), b.Op(Op::kPow, {b.Const(-1), b.Ref("x")})});
   });
-  add("NEG of a power", "-x ^ y",
-      [](B& b) { return b.Op(Op::kNeg, {b.Op(Op::kPow, {b.Ref("x"), b.Ref("y")})}); });
-  add("NEG of a power of a constant", "-2 ^ 2",
-      [](B& b) { return b.Op(Op::kNeg, {b.Op(Op::kPow, {b.Const(2), b.Const(2)})}); });
-  add("NEG of a power of a negative constant", "-(-2) ^ 2",
-      [](B& b) { return b.Op(Op::kNeg, {b.Op(Op::kPow, {b.Const(-2), b.Const(2)})}); });
-  add("NEG as the base of ^", "(-x) ^ y",
-      [](B& b) { return b.Op(Op::kPow, {b.Op(Op::kNeg, {b.Ref("x")}), b.Ref("y")}); });
+  add("NEG of a power", "-x ^ y", [](B& b) {
+    return b.Op(Op::kNeg, {b.Op(Op::kPow, {b.Ref("x"), b.Ref("y")})});
+  });
+  add("NEG of a power of a constant", "-2 ^ 2", [](B& b) {
+    return b.Op(Op::kNeg, {b.Op(Op::kPow, {b.Const(2), b.Const(2)})});
+  });
+  add("NEG of a power of a negative constant", "-(-2) ^ 2", [](B& b) {
+    return b.Op(Op::kNeg, {b.Op(Op::kPow, {b.Const(-2), b.Const(2)})});
+  });
+  add("NEG as the base of ^", "(-x) ^ y", [](B& b) {
+    return b.Op(Op::kPow, {b.Op(Op::kNeg, {b.Ref("x")}), b.Ref("y")});
+  });
   add("NEG in the exponent of a power", "x ^ -y ^ z", [](B& b) {
     return b.Op(Op::kPow, {b.Ref("x"), b.Op(Op::kNeg, {b.Op(Op::kPow, {b.Ref("y"), b.Ref("z")})})});
   });
-  add("power of power on the left", "(a ^ b) ^ c",
-      [](B& b) { return b.Op(Op::kPow, {b.Op(Op::kPow, {b.Ref("a"), b.Ref("b")}), b.Ref("c")}); });
-  add("power of power on the right", "a ^ b ^ c",
-      [](B& b) { return b.Op(Op::kPow, {b.Ref("a"), b.Op(Op::kPow, {b.Ref("b"), b.Ref("c")})}); });
+  add("power of power on the left", "(a ^ b) ^ c", [](B& b) {
+    return b.Op(Op::kPow, {b.Op(Op::kPow, {b.Ref("a"), b.Ref("b")}), b.Ref("c")});
+  });
+  add("power of power on the right", "a ^ b ^ c", [](B& b) {
+    return b.Op(Op::kPow, {b.Ref("a"), b.Op(Op::kPow, {b.Ref("b"), b.Ref("c")})});
+  });
   add("NOT of a negative literal", "!-2", [](B& b) { return b.Op(Op::kNot, {b.Const(-2)}); });
   add("NOT of a positive literal", "!2", [](B& b) { return b.Op(Op::kNot, {b.Const(2)}); });
   add("double negation", "--x",
       [](B& b) { return b.Op(Op::kNeg, {b.Op(Op::kNeg, {b.Ref("x")})}); });
   add("NEG of NOT", "-!x", [](B& b) { return b.Op(Op::kNeg, {b.Op(Op::kNot, {b.Ref("x")})}); });
   add("NOT of NEG", "!-x", [](B& b) { return b.Op(Op::kNot, {b.Op(Op::kNeg, {b.Ref("x")})}); });
-  add("subtraction nested on the right", "a - (b - c)",
-      [](B& b) { return b.Op(Op::kSub, {b.Ref("a"), b.Op(Op::kSub, {b.Ref("b"), b.Ref("c")})}); });
-  add("subtraction nested on the left", "a - b - c",
-      [](B& b) { return b.Op(Op::kSub, {b.Op(Op::kSub, {b.Ref("a"), b.Ref("b")}), b.Ref("c")}); });
-  add("addition nested on the right", "a + (b + c)",
-      [](B& b) { return b.Op(Op::kAdd, {b.Ref("a"), b.Op(Op::kAdd, {b.Ref("b"), b.Ref("c")})}); });
-  add("division of a product", "a / (b * c)",
-      [](B& b) { return b.Op(Op::kDiv, {b.Ref("a"), b.Op(Op::kMul, {b.Ref("b"), b.Ref("c")})}); });
-  add("product of a quotient", "a / b * c",
-      [](B& b) { return b.Op(Op::kMul, {b.Op(Op::kDiv, {b.Ref("a"), b.Ref("b")}), b.Ref("c")}); });
-  add("sum times", "(a + b) * c",
-      [](B& b) { return b.Op(Op::kMul, {b.Op(Op::kAdd, {b.Ref("a"), b.Ref("b")}), b.Ref("c")}); });
-  add("plus product", "a + b * c",
-      [](B& b) { return b.Op(Op::kAdd, {b.Ref("a"), b.Op(Op::kMul, {b.Ref("b"), b.Ref("c")})}); });
-  add("minus a negative literal", "a - -2",
-      [](B& b) { return b.Op(Op::kSub, {b.Ref("a"), b.Const(-2)}); });
-  add("times a negative literal", "a * -2",
-      [](B& b) { return b.Op(Op::kMul, {b.Ref("a"), b.Const(-2)}); });
-  add("negative literal times", "-2 * a",
-      [](B& b) { return b.Op(Op::kMul, {b.Const(-2), b.Ref("a")}); });
-  add("minus a negation", "a - -b",
-      [](B& b) { return b.Op(Op::kSub, {b.Ref("a"), b.Op(Op::kNeg, {b.Ref("b")})}); });
-  add("NEG of a sum", "-(a + b)",
-      [](B& b) { return b.Op(Op::kNeg, {b.Op(Op::kAdd, {b.Ref("a"), b.Ref("b")})}); });
-  add("NEG of a product", "-(a * b)",
-      [](B& b) { return b.Op(Op::kNeg, {b.Op(Op::kMul, {b.Ref("a"), b.Ref("b")})}); });
-  add("product of a NEG", "-a * b",
-      [](B& b) { return b.Op(Op::kMul, {b.Op(Op::kNeg, {b.Ref("a")}), b.Ref("b")}); });
-  add("NOT of a comparison", "!(a == b)",
-      [](B& b) { return b.Op(Op::kNot, {b.Op(Op::kEq, {b.Ref("a"), b.Ref("b")})}); });
-  add("comparison of a NOT", "!a == b",
-      [](B& b) { return b.Op(Op::kEq, {b.Op(Op::kNot, {b.Ref("a")}), b.Ref("b")}); });
-  add("and inside or", "a && b || c",
-      [](B& b) { return b.Op(Op::kOr, {b.Op(Op::kAnd, {b.Ref("a"), b.Ref("b")}), b.Ref("c")}); });
-  add("or inside and", "(a || b) && c",
-      [](B& b) { return b.Op(Op::kAnd, {b.Op(Op::kOr, {b.Ref("a"), b.Ref("b")}), b.Ref("c")}); });
-  add("or on the right of or", "a || (b || c)",
-      [](B& b) { return b.Op(Op::kOr, {b.Ref("a"), b.Op(Op::kOr, {b.Ref("b"), b.Ref("c")})}); });
-  add("equality chain", "a == b != c",
-      [](B& b) { return b.Op(Op::kNe, {b.Op(Op::kEq, {b.Ref("a"), b.Ref("b")}), b.Ref("c")}); });
-  add("equality on the right", "a == (b != c)",
-      [](B& b) { return b.Op(Op::kEq, {b.Ref("a"), b.Op(Op::kNe, {b.Ref("b"), b.Ref("c")})}); });
-  add("comparison inside equality", "a < b == c >= d", [](B& b) {
-    return b.Op(Op::kEq, {b.Op(Op::kLt, {b.Ref("a"), b.Ref("b")}),
-                          b.Op(Op::kGe, {b.Ref("c"), b.Ref("d")})});
+  add("subtraction nested on the right", "a - (b - c)", [](B& b) {
+    return b.Op(Op::kSub, {b.Ref("a"), b.Op(Op::kSub, {b.Ref("b"), b.Ref("c")})});
   });
-  add("equality inside comparison", "(a == b) < c",
-      [](B& b) { return b.Op(Op::kLt, {b.Op(Op::kEq, {b.Ref("a"), b.Ref("b")}), b.Ref("c")}); });
-  add("sum inside comparison", "a <= b + c",
-      [](B& b) { return b.Op(Op::kLe, {b.Ref("a"), b.Op(Op::kAdd, {b.Ref("b"), b.Ref("c")})}); });
-  add("comparison inside sum", "a + (b > c)",
-      [](B& b) { return b.Op(Op::kAdd, {b.Ref("a"), b.Op(Op::kGt, {b.Ref("b"), b.Ref("c")})}); });
+  add("subtraction nested on the left", "a - b - c", [](B& b) {
+    return b.Op(Op::kSub, {b.Op(Op::kSub, {b.Ref("a"), b.Ref("b")}), b.Ref("c")});
+  });
+  add("addition nested on the right", "a + (b + c)", [](B& b) {
+    return b.Op(Op::kAdd, {b.Ref("a"), b.Op(Op::kAdd, {b.Ref("b"), b.Ref("c")})});
+  });
+  add("division of a product", "a / (b * c)", [](B& b) {
+    return b.Op(Op::kDiv, {b.Ref("a"), b.Op(Op::kMul, {b.Ref("b"), b.Ref("c")})});
+  });
+  add("product of a quotient", "a / b * c", [](B& b) {
+    return b.Op(Op::kMul, {b.Op(Op::kDiv, {b.Ref("a"), b.Ref("b")}), b.Ref("c")});
+  });
+  add("sum times", "(a + b) * c", [](B& b) {
+    return b.Op(Op::kMul, {b.Op(Op::kAdd, {b.Ref("a"), b.Ref("b")}), b.Ref("c")});
+  });
+  add("plus product", "a + b * c", [](B& b) {
+    return b.Op(Op::kAdd, {b.Ref("a"), b.Op(Op::kMul, {b.Ref("b"), b.Ref("c")})});
+  });
+  add("minus a negative literal", "a - -2", [](B& b) {
+    return b.Op(Op::kSub, {b.Ref("a"), b.Const(-2)});
+  });
+  add("times a negative literal", "a * -2", [](B& b) {
+    return b.Op(Op::kMul, {b.Ref("a"), b.Const(-2)});
+  });
+  add("negative literal times", "-2 * a", [](B& b) {
+    return b.Op(Op::kMul, {b.Const(-2), b.Ref("a")});
+  });
+  add("minus a negation", "a - -b", [](B& b) {
+    return b.Op(Op::kSub, {b.Ref("a"), b.Op(Op::kNeg, {b.Ref("b")})});
+  });
+  add("NEG of a sum", "-(a + b)", [](B& b) {
+    return b.Op(Op::kNeg, {b.Op(Op::kAdd, {b.Ref("a"), b.Ref("b")})});
+  });
+  add("NEG of a product", "-(a * b)", [](B& b) {
+    return b.Op(Op::kNeg, {b.Op(Op::kMul, {b.Ref("a"), b.Ref("b")})});
+  });
+  add("product of a NEG", "-a * b", [](B& b) {
+    return b.Op(Op::kMul, {b.Op(Op::kNeg, {b.Ref("a")}), b.Ref("b")});
+  });
+  add("NOT of a comparison", "!(a == b)", [](B& b) {
+    return b.Op(Op::kNot, {b.Op(Op::kEq, {b.Ref("a"), b.Ref("b")})});
+  });
+  add("comparison of a NOT", "!a == b", [](B& b) {
+    return b.Op(Op::kEq, {b.Op(Op::kNot, {b.Ref("a")}), b.Ref("b")});
+  });
+  add("and inside or", "a && b || c", [](B& b) {
+    return b.Op(Op::kOr, {b.Op(Op::kAnd, {b.Ref("a"), b.Ref("b")}), b.Ref("c")});
+  });
+  add("or inside and", "(a || b) && c", [](B& b) {
+    return b.Op(Op::kAnd, {b.Op(Op::kOr, {b.Ref("a"), b.Ref("b")}), b.Ref("c")});
+  });
+  add("or on the right of or", "a || (b || c)", [](B& b) {
+    return b.Op(Op::kOr, {b.Ref("a"), b.Op(Op::kOr, {b.Ref("b"), b.Ref("c")})});
+  });
+  add("equality chain", "a == b != c", [](B& b) {
+    return b.Op(Op::kNe, {b.Op(Op::kEq, {b.Ref("a"), b.Ref("b")}), b.Ref("c")});
+  });
+  add("equality on the right", "a == (b != c)", [](B& b) {
+    return b.Op(Op::kEq, {b.Ref("a"), b.Op(Op::kNe, {b.Ref("b"), b.Ref("c")})});
+  });
+  add("comparison inside equality", "a < b == c >= d", [](B& b) {
+    return b.Op(Op::kEq,
+                {b.Op(Op::kLt, {b.Ref("a"), b.Ref("b")}), b.Op(Op::kGe, {b.Ref("c"), b.Ref("d")})});
+  });
+  add("equality inside comparison", "(a == b) < c", [](B& b) {
+    return b.Op(Op::kLt, {b.Op(Op::kEq, {b.Ref("a"), b.Ref("b")}), b.Ref("c")});
+  });
+  add("sum inside comparison", "a <= b + c", [](B& b) {
+    return b.Op(Op::kLe, {b.Ref("a"), b.Op(Op::kAdd, {b.Ref("b"), b.Ref("c")})});
+  });
+  add("comparison inside sum", "a + (b > c)", [](B& b) {
+    return b.Op(Op::kAdd, {b.Ref("a"), b.Op(Op::kGt, {b.Ref("b"), b.Ref("c")})});
+  });
   add("product of powers", "a ^ b * c ^ d", [](B& b) {
     return b.Op(Op::kMul, {b.Op(Op::kPow, {b.Ref("a"), b.Ref("b")}),
                            b.Op(Op::kPow, {b.Ref("c"), b.Ref("d")})});
@@ -184,13 +223,15 @@ std::vector<PrinterCase> ParenthesisCases() {
     return b.Op(Op::kPow, {b.Op(Op::kAdd, {b.Ref("a"), b.Ref("b")}),
                            b.Op(Op::kMul, {b.Ref("c"), b.Ref("d")})});
   });
-  add("power of a call", "abs(x) ^ 2",
-      [](B& b) { return b.Op(Op::kPow, {b.Op(Op::kAbs, {b.Ref("x")}), b.Const(2)}); });
+  add("power of a call", "abs(x) ^ 2", [](B& b) {
+    return b.Op(Op::kPow, {b.Op(Op::kAbs, {b.Ref("x")}), b.Const(2)});
+  });
   add("call arguments never need parentheses", "min(a + b, c || d)", [](B& b) {
     return b.Op(Op::kMin, {b.Op(Op::kAdd, {b.Ref("a"), b.Ref("b")}),
                            b.Op(Op::kOr, {b.Ref("c"), b.Ref("d")})});
   });
-  add("NEG of a call", "-abs(x)", [](B& b) { return b.Op(Op::kNeg, {b.Op(Op::kAbs, {b.Ref("x")})}); });
+  add("NEG of a call", "-abs(x)",
+      [](B& b) { return b.Op(Op::kNeg, {b.Op(Op::kAbs, {b.Ref("x")})}); });
   return cases;
 }
 
@@ -210,10 +251,10 @@ TEST(TextPrinterParentheses, EveryTrickyCaseReadsBackAsTheSameIr) {
 // Functions print by name; pow prints as ^.
 
 TEST(TextPrinterFunctions, PrintEveryCallByItsName) {
-  const char* const kUnary[] = {"abs",   "exp",   "log",   "log1p", "sqrt", "sigmoid",
-                                "tanh",  "floor", "ceil",  "round", "sign", "is_nan"};
-  const char* const kAggregates[] = {"batch_min",  "batch_max", "batch_sum", "batch_mean",
-                                     "batch_std",  "batch_count", "rank",    "softmax",
+  const char* const kUnary[] = {"abs",  "exp",   "log",  "log1p", "sqrt", "sigmoid",
+                                "tanh", "floor", "ceil", "round", "sign", "is_nan"};
+  const char* const kAggregates[] = {"batch_min",     "batch_max",   "batch_sum", "batch_mean",
+                                     "batch_std",     "batch_count", "rank",      "softmax",
                                      "min_max_scale", "zscore"};
   std::string source = "input u: item[4];\ninput v: query[4];\n";
   for (const char* name : kUnary) source += std::string("f_") + name + " = " + name + "(x);\n";
@@ -369,7 +410,8 @@ TEST(TextPrinterFloats, PrintsTheShortestRoundTripForm) {
 }
 
 TEST(TextPrinterFloats, EveryNanPrintsAsNan) {
-  for (const std::uint32_t bits : {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0x7fc12345u, 0xffffffffu}) {
+  for (const std::uint32_t bits :
+       {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0x7fc12345u, 0xffffffffu}) {
     ExprBuilder b;
     const ir::NodeId root = b.Const(FromBits(bits));
     EXPECT_EQ(PrintOne(std::move(b), root), "f = nan;\n") << std::hex << bits;
@@ -381,8 +423,8 @@ TEST(TextPrinterFloats, RandomFloatsPrintAsToCharsAndReadBackBitForBit) {
   std::uniform_int_distribution<std::uint32_t> any_bits;
   for (int i = 0; i < 20000; ++i) {
     std::uint32_t bits = any_bits(rng);
-    if (i % 4 == 1) bits &= 0x807fffffu;                          // subnormals and zeros
-    if (i % 4 == 2) bits = (bits & 0x80ffffffu) | 0x3f000000u;    // near 1
+    if (i % 4 == 1) bits &= 0x807fffffu;                        // subnormals and zeros
+    if (i % 4 == 2) bits = (bits & 0x80ffffffu) | 0x3f000000u;  // near 1
     const float value = FromBits(bits);
     if (std::isnan(value)) continue;
     ExprBuilder b;

@@ -7,6 +7,7 @@
 #include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -21,13 +22,13 @@
 namespace calcjit {
 namespace {
 
+using ir_test::ErrorsOf;
+using ir_test::ExprBuilder;
+using ir_test::OnlyErrorOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::UnorderedElementsAre;
-using ir_test::ErrorsOf;
-using ir_test::ExprBuilder;
-using ir_test::OnlyErrorOf;
 
 // The binary protobuf of a JSON set, encoded by libprotobuf.
 std::string ProtoFromJson(const std::string& json) {
@@ -63,21 +64,22 @@ std::string JsonSet(const std::string& inputs, const std::string& features) {
 std::string JsonFeature(const std::string& name, const std::string& expression) {
   return R"({"name": ")" + name + R"(", "expression": )" + expression + "}";
 }
-std::string JsonRef(const std::string& name) { return R"({"feature": ")" + name + R"("})"; }
+std::string JsonRef(const std::string& name) {
+  return R"({"feature": ")" + name + R"("})";
+}
 
 // ---------------------------------------------------------------------------
 // Cycles: an error that names every feature on the cycle.
 
 TEST(CheckerCycles, TwoCycleNamesBothFeatures) {
   EXPECT_EQ(OnlyErrorOf("a = b;\nb = a;"), "1:1: cycle: 'a' -> 'b' -> 'a'");
-  EXPECT_EQ(OnlyWireErrorOf(JsonSet("", JsonFeature("a", JsonRef("b")) + "," +
-                                            JsonFeature("b", JsonRef("a")))),
+  EXPECT_EQ(OnlyWireErrorOf(
+                JsonSet("", JsonFeature("a", JsonRef("b")) + "," + JsonFeature("b", JsonRef("a")))),
             "features[0]: cycle: 'a' -> 'b' -> 'a'");
 }
 
 TEST(CheckerCycles, ThreeCycleNamesEveryFeatureInOrder) {
-  EXPECT_EQ(OnlyErrorOf("a = b + 1;\nb = c * 2;\nc = -a;"),
-            "1:1: cycle: 'a' -> 'b' -> 'c' -> 'a'");
+  EXPECT_EQ(OnlyErrorOf("a = b + 1;\nb = c * 2;\nc = -a;"), "1:1: cycle: 'a' -> 'b' -> 'c' -> 'a'");
   EXPECT_EQ(OnlyErrorOf("x = 1;\nc = -a;\na = b + x;\nb = c * 2;"),
             "2:1: cycle: 'c' -> 'a' -> 'b' -> 'c'");
 }
@@ -113,10 +115,10 @@ TEST(CheckerCycles, EveryFeatureOfAKnotIsNamed) {
 }
 
 TEST(CheckerCycles, SeparateCyclesAreSeparateErrors) {
-  EXPECT_THAT(ErrorsOf("a = b;\nb = a;\nok = 1;\nc = d;\nd = e;\ne = c;\nf = f;"),
-              UnorderedElementsAre("1:1: cycle: 'a' -> 'b' -> 'a'",
-                                   "4:1: cycle: 'c' -> 'd' -> 'e' -> 'c'",
-                                   "7:1: cycle: 'f' -> 'f'"));
+  EXPECT_THAT(
+      ErrorsOf("a = b;\nb = a;\nok = 1;\nc = d;\nd = e;\ne = c;\nf = f;"),
+      UnorderedElementsAre("1:1: cycle: 'a' -> 'b' -> 'a'", "4:1: cycle: 'c' -> 'd' -> 'e' -> 'c'",
+                           "7:1: cycle: 'f' -> 'f'"));
 }
 
 TEST(CheckerCycles, FeaturesThatOnlyUseACycleAreNotNamed) {
@@ -158,8 +160,9 @@ TEST(CheckerNames, DeclaringAnInputTwiceIsAnError) {
 // Vectors and columns.
 
 TEST(CheckerVectors, AVectorInputUsedAsAColumnIsAnError) {
-  EXPECT_EQ(OnlyErrorOf("input v: item[3];\nf = 1 + v;"),
-            "2:9: vector input 'v' is used as a column; use it in dot, cosine, l2_distance or norm");
+  EXPECT_EQ(
+      OnlyErrorOf("input v: item[3];\nf = 1 + v;"),
+      "2:9: vector input 'v' is used as a column; use it in dot, cosine, l2_distance or norm");
   EXPECT_EQ(
       OnlyWireErrorOf(JsonSet(
           R"({"name": "v", "scope": "SCOPE_QUERY", "dimension": 3})",
@@ -173,19 +176,20 @@ TEST(CheckerVectors, AVectorInputUsedAsAColumnIsAnError) {
 TEST(CheckerVectors, AFeatureUsedAsAVectorIsAnError) {
   EXPECT_EQ(OnlyErrorOf("g = 1;\nf = norm(g);"),
             "2:5: 'g' is a calculated feature (a column), not a vector input");
-  EXPECT_EQ(OnlyWireErrorOf(JsonSet(
-                "", JsonFeature("g", R"({"constant": 1})") + "," +
-                        JsonFeature("f", R"({"vector": {"operator": "OPERATOR_NORM", "lhs": "g"}})"))),
-            "features[1].expression.vector.lhs: 'g' is a calculated feature (a column), not a "
-            "vector input");
+  EXPECT_EQ(
+      OnlyWireErrorOf(JsonSet(
+          "", JsonFeature("g", R"({"constant": 1})") + "," +
+                  JsonFeature("f", R"({"vector": {"operator": "OPERATOR_NORM", "lhs": "g"}})"))),
+      "features[1].expression.vector.lhs: 'g' is a calculated feature (a column), not a "
+      "vector input");
 }
 
 TEST(CheckerVectors, AScalarInputUsedAsAVectorIsAnError) {
   EXPECT_EQ(OnlyErrorOf("input u: item[2];\ninput s: query;\nf = dot(u, s);"),
             "3:5: input 's' is a scalar (a column), not a vector; dot takes vector inputs");
-  EXPECT_EQ(OnlyWireErrorOf(JsonSet(
-                R"({"name": "u", "dimension": 2}, {"name": "s"})",
-                JsonFeature("f", R"({"vector": {"operator": "OPERATOR_DOT", "lhs": "u",
+  EXPECT_EQ(OnlyWireErrorOf(
+                JsonSet(R"({"name": "u", "dimension": 2}, {"name": "s"})",
+                        JsonFeature("f", R"({"vector": {"operator": "OPERATOR_DOT", "lhs": "u",
                                      "rhs": "s"}})"))),
             "features[0].expression.vector.rhs: input 's' is a scalar (a column), not a vector; "
             "dot takes vector inputs");
@@ -197,8 +201,8 @@ TEST(CheckerVectors, AnUndeclaredNameUsedAsAVectorIsAnError) {
   // Also when the name is an implicit input elsewhere.
   EXPECT_EQ(OnlyErrorOf("f = w + 1;\ng = norm(w);"),
             "2:5: 'w' is not a declared vector input (declare it, e.g. input w: item[D];)");
-  EXPECT_EQ(OnlyWireErrorOf(JsonSet(
-                "", JsonFeature("f", R"({"vector": {"operator": "OPERATOR_L2_DISTANCE",
+  EXPECT_EQ(OnlyWireErrorOf(
+                JsonSet("", JsonFeature("f", R"({"vector": {"operator": "OPERATOR_L2_DISTANCE",
                                         "lhs": "w", "rhs": "w"}})"))),
             "2 errors:\n"
             "  features[0].expression.vector.lhs: 'w' is not a declared vector input (declare it, "
@@ -216,21 +220,21 @@ TEST(CheckerVectors, MismatchedDimensionsAreAnError) {
   EXPECT_EQ(OnlyErrorOf(inputs + "f = l2_distance(u, v);"),
             "3:5: l2_distance of vectors of different dimensions: 'u' has 3, 'v' has 4");
   EXPECT_THAT(ErrorsOf(inputs + "f = dot(u, u) + dot(v, v);"), IsEmpty());
-  EXPECT_EQ(OnlyWireErrorOf(JsonSet(
-                R"({"name": "u", "dimension": 3}, {"name": "v", "dimension": 4})",
-                JsonFeature("f", R"({"unary": {"operator": "OPERATOR_NEG", "operand":
+  EXPECT_EQ(
+      OnlyWireErrorOf(JsonSet(R"({"name": "u", "dimension": 3}, {"name": "v", "dimension": 4})",
+                              JsonFeature("f", R"({"unary": {"operator": "OPERATOR_NEG", "operand":
                                      {"vector": {"operator": "OPERATOR_DOT", "lhs": "u",
                                                  "rhs": "v"}}}})"))),
-            "features[0].expression.unary.operand.vector: dot of vectors of different "
-            "dimensions: 'u' has 3, 'v' has 4");
+      "features[0].expression.unary.operand.vector: dot of vectors of different "
+      "dimensions: 'u' has 3, 'v' has 4");
 }
 
 TEST(CheckerVectors, NormWithASecondOperandIsAnError) {
   EXPECT_EQ(OnlyErrorOf("input u: item[3];\ninput v: item[3];\nf = norm(u, v);"),
             "3:5: norm takes one operand, but has a second");
-  EXPECT_EQ(OnlyWireErrorOf(JsonSet(
-                R"({"name": "u", "dimension": 3}, {"name": "v", "dimension": 3})",
-                JsonFeature("f", R"({"vector": {"operator": "OPERATOR_NORM", "lhs": "u",
+  EXPECT_EQ(OnlyWireErrorOf(
+                JsonSet(R"({"name": "u", "dimension": 3}, {"name": "v", "dimension": 3})",
+                        JsonFeature("f", R"({"vector": {"operator": "OPERATOR_NORM", "lhs": "u",
                                      "rhs": "v"}})"))),
             "features[0].expression.vector.rhs: norm takes one operand, but has a second");
 }
@@ -253,17 +257,16 @@ TEST(CheckerVectors, DotWithoutItsRightOperandIsAnError) {
 TEST(CheckerNary, WeightedSumNeedsOneWeightPerOperand) {
   EXPECT_EQ(OnlyErrorOf("f = weighted_sum([1, 2, 3], a, b);"),
             "1:5: weighted_sum needs one weight per operand: 3 weights for 2 operands");
-  EXPECT_EQ(OnlyWireErrorOf(JsonSet(
-                "", JsonFeature("f", R"({"nary": {"operator": "OPERATOR_WEIGHTED_SUM",
+  EXPECT_EQ(
+      OnlyWireErrorOf(JsonSet("", JsonFeature("f", R"({"nary": {"operator": "OPERATOR_WEIGHTED_SUM",
                                        "operands": [{"feature": "a"}, {"feature": "b"}],
                                        "weights": [0.5]}})"))),
-            "features[0].expression.nary.weights: weighted_sum needs one weight per operand: 1 "
-            "weights for 2 operands");
+      "features[0].expression.nary.weights: weighted_sum needs one weight per operand: 1 "
+      "weights for 2 operands");
 }
 
 TEST(CheckerNary, OnlyWeightedSumTakesWeights) {
-  EXPECT_EQ(OnlyWireErrorOf(JsonSet(
-                "", JsonFeature("f", R"({"binary": {"operator": "OPERATOR_MUL",
+  EXPECT_EQ(OnlyWireErrorOf(JsonSet("", JsonFeature("f", R"({"binary": {"operator": "OPERATOR_MUL",
                                        "lhs": {"constant": 2},
                                        "rhs": {"nary": {"operator": "OPERATOR_MEAN",
                                                "operands": [{"feature": "a"}],
@@ -286,8 +289,8 @@ TEST(CheckerNary, NaryNeedsAtLeastOneOperand) {
   EXPECT_EQ(OnlyErrorOf("f = mean();"), "1:5: mean needs at least one operand");
   EXPECT_EQ(OnlyErrorOf("f = max();"), "1:5: max needs at least one operand");
   // The wire readers reject it before the checker.
-  EXPECT_EQ(OnlyWireErrorOf(JsonSet(
-                "", JsonFeature("f", R"({"nary": {"operator": "OPERATOR_PRODUCT"}})"))),
+  EXPECT_EQ(OnlyWireErrorOf(
+                JsonSet("", JsonFeature("f", R"({"nary": {"operator": "OPERATOR_PRODUCT"}})"))),
             "features[0].expression.nary.operands: Nary has no operands (it needs at least one)");
   // The checker on its own, for a set built by any other reader.
   ExprBuilder b(ir::SourceFormat::kJson);
@@ -304,14 +307,14 @@ TEST(CheckerNary, NaryNeedsAtLeastOneOperand) {
 // Unspecified operators and models (the readers report them, section 5/6).
 
 TEST(CheckerOperators, AnUnspecifiedOperatorIsAnError) {
-  EXPECT_EQ(OnlyWireErrorOf(JsonSet(
-                "", JsonFeature("f", R"({"binary": {"operator": "OPERATOR_UNSPECIFIED",
+  EXPECT_EQ(OnlyWireErrorOf(
+                JsonSet("", JsonFeature("f", R"({"binary": {"operator": "OPERATOR_UNSPECIFIED",
                                        "lhs": {"constant": 1}, "rhs": {"constant": 2}}})"))),
             "features[0].expression.binary.operator: Binary operator is OPERATOR_UNSPECIFIED "
             "(not set)");
-  EXPECT_EQ(OnlyWireErrorOf(JsonSet(
-                "", JsonFeature("g", R"({"constant": 1})") + "," +
-                        JsonFeature("f", R"({"conditional": {"condition": {"constant": 1},
+  EXPECT_EQ(OnlyWireErrorOf(
+                JsonSet("", JsonFeature("g", R"({"constant": 1})") + "," +
+                                JsonFeature("f", R"({"conditional": {"condition": {"constant": 1},
                                        "then": {"aggregate": {"operand": {"feature": "a"}}},
                                        "otherwise": {"constant": 2}}})"))),
             "features[1].expression.conditional.then.aggregate.operator: Aggregate operator is "
@@ -319,8 +322,8 @@ TEST(CheckerOperators, AnUnspecifiedOperatorIsAnError) {
 }
 
 TEST(CheckerOperators, ModelsAreRejectedAtTheirLocation) {
-  EXPECT_EQ(OnlyWireErrorOf(JsonSet(
-                "", JsonFeature("f", R"({"unary": {"operator": "OPERATOR_NEG", "operand":
+  EXPECT_EQ(OnlyWireErrorOf(
+                JsonSet("", JsonFeature("f", R"({"unary": {"operator": "OPERATOR_NEG", "operand":
                                        {"model": {"name": "m", "output": 1}}}})"))),
             "features[0].expression.unary.operand.model: model expressions are not supported by "
             "contract v1 (spec section 6)");
@@ -339,9 +342,9 @@ TEST(CheckerLimits, ANameOfOneKibibyteIsAccepted) {
               ::testing::SizeIs(1));  // only the 1025-byte definition name
   EXPECT_THAT(ErrorsOf("input " + name + ";\n`" + std::string(1023, 'm') + "é` = " + name + ";"),
               ::testing::SizeIs(1));  // 1023 + 2 bytes
-  EXPECT_THAT(ErrorsOf("input " + name + ";\nf = " + name + ";\n" + std::string(1024, 'g') +
-                       " = f;"),
-              IsEmpty());
+  EXPECT_THAT(
+      ErrorsOf("input " + name + ";\nf = " + name + ";\n" + std::string(1024, 'g') + " = f;"),
+      IsEmpty());
   // 512 two-byte characters are 1 KiB.
   std::string wide;
   for (int i = 0; i < 512; ++i) wide += "é";
@@ -402,6 +405,24 @@ TEST(CheckerLimits, AMillionNodesInASetAreAcceptedAndOneMoreIsAnError) {
   EXPECT_THAT(errors[0], ::testing::StartsWith("2:"));
 }
 
+TEST(CheckerLimits, ASetWithManyReferencesLoadsInLinearTimeFromEveryFormat) {
+  // 40,001 nodes, far below the 10^6 limit: every format must load it in a
+  // small fraction of a second (the text syntax takes about 0.03 s). A check
+  // that computes a field path per reference, whether or not there is an
+  // error, costs O(nodes) each time: O(nodes^2) in all, seconds here and
+  // most of an hour for a set at the limit.
+  Result<FeatureSet> set = FeatureSet::Parse("f = " + SumOf(40'000) + ";", Format::kText);
+  ASSERT_TRUE(set.ok()) << set.status().ToString();
+  for (const Format format : {Format::kText, Format::kProto, Format::kJson}) {
+    const std::string bytes = set->Serialize(format);
+    const auto start = std::chrono::steady_clock::now();
+    Result<FeatureSet> again = FeatureSet::Parse(bytes, format);
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    ASSERT_TRUE(again.ok()) << again.status().ToString();
+    EXPECT_LT(elapsed.count(), 1.0) << FormatName(format) << " took " << elapsed.count() << " s";
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Implicit inputs: names neither declared nor defined, listed in order of
 // first use; the schema lists declared inputs, then implicit ones.
@@ -420,7 +441,7 @@ TEST(CheckerImplicitInputs, AreListedInOrderOfFirstUse) {
   EXPECT_THAT(ImplicitInputsOf(JsonSet("", JsonFeature("f", R"({"binary": {"operator":
                                            "OPERATOR_SUB", "lhs": {"feature": "b"},
                                            "rhs": {"feature": "a"}}})") +
-                                           "," + JsonFeature("g", JsonRef("c"))),
+                                               "," + JsonFeature("g", JsonRef("c"))),
                                Format::kJson),
               ElementsAre("b", "a", "c"));
 }
@@ -463,35 +484,35 @@ TEST(CheckerImplicitInputs, SchemaListsDeclaredInputsThenImplicitOnes) {
 // Every error of a set is reported at once.
 
 TEST(CheckerReporting, EveryErrorOfATextSetIsReportedAtOnce) {
-  EXPECT_THAT(ErrorsOf("input a;\n"
-                       "input a: query;\n"
-                       "input v: item[3];\n"
-                       "input w: item[4];\n"
-                       "input big: item[70000];\n"
-                       "input vd: item[2] = 1;\n"
-                       "a = 1;\n"
-                       "f = 1;\n"
-                       "f = 2;\n"
-                       "g = v + 1;\n"
-                       "h = dot(v, w);\n"
-                       "k = norm(v, v);\n"
-                       "m = n;\n"
-                       "n = m;\n"
-                       "p = weighted_sum([1], x, y);\n"
-                       "q = norm(g);\n"),
-              UnorderedElementsAre(
-                  "2:7: input 'a' is declared twice (first at 1:7)",
-                  "5:7: input 'big' has dimension 70000, above the limit of 65536",
-                  "6:7: vector input 'vd' has a default value; only scalars can have one",
-                  "7:1: 'a' is declared as an input (at 1:7) and cannot be defined",
-                  "9:1: 'f' is defined twice (first at 8:1)",
-                  "10:5: vector input 'v' is used as a column; use it in dot, cosine, "
-                  "l2_distance or norm",
-                  "11:5: dot of vectors of different dimensions: 'v' has 3, 'w' has 4",
-                  "12:5: norm takes one operand, but has a second",
-                  "13:1: cycle: 'm' -> 'n' -> 'm'",
-                  "15:5: weighted_sum needs one weight per operand: 1 weights for 2 operands",
-                  "16:5: 'g' is a calculated feature (a column), not a vector input"));
+  EXPECT_THAT(
+      ErrorsOf("input a;\n"
+               "input a: query;\n"
+               "input v: item[3];\n"
+               "input w: item[4];\n"
+               "input big: item[70000];\n"
+               "input vd: item[2] = 1;\n"
+               "a = 1;\n"
+               "f = 1;\n"
+               "f = 2;\n"
+               "g = v + 1;\n"
+               "h = dot(v, w);\n"
+               "k = norm(v, v);\n"
+               "m = n;\n"
+               "n = m;\n"
+               "p = weighted_sum([1], x, y);\n"
+               "q = norm(g);\n"),
+      UnorderedElementsAre(
+          "2:7: input 'a' is declared twice (first at 1:7)",
+          "5:7: input 'big' has dimension 70000, above the limit of 65536",
+          "6:7: vector input 'vd' has a default value; only scalars can have one",
+          "7:1: 'a' is declared as an input (at 1:7) and cannot be defined",
+          "9:1: 'f' is defined twice (first at 8:1)",
+          "10:5: vector input 'v' is used as a column; use it in dot, cosine, "
+          "l2_distance or norm",
+          "11:5: dot of vectors of different dimensions: 'v' has 3, 'w' has 4",
+          "12:5: norm takes one operand, but has a second", "13:1: cycle: 'm' -> 'n' -> 'm'",
+          "15:5: weighted_sum needs one weight per operand: 1 weights for 2 operands",
+          "16:5: 'g' is a calculated feature (a column), not a vector input"));
 }
 
 TEST(CheckerReporting, EveryErrorOfAWireSetIsReportedAtOnce) {
@@ -501,8 +522,7 @@ TEST(CheckerReporting, EveryErrorOfAWireSetIsReportedAtOnce) {
       JsonFeature("a", R"({"constant": 1})") + "," +
           JsonFeature("g", R"({"nary": {"operator": "OPERATOR_SUM",
                                 "operands": [{"feature": "x"}, {"feature": "v"}]}})") +
-          "," +
-          JsonFeature("h", R"({"vector": {"operator": "OPERATOR_COSINE", "lhs": "v",
+          "," + JsonFeature("h", R"({"vector": {"operator": "OPERATOR_COSINE", "lhs": "v",
                                 "rhs": "w"}})") +
           "," + JsonFeature("m", JsonRef("m")));
   EXPECT_THAT(WireErrorsOf(json),

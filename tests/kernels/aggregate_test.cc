@@ -90,7 +90,8 @@ TEST(AggregateTest, RankCountsGreaterNonNanItems) {
   std::mt19937 rng(11);
   for (std::size_t n : {0u, 1u, 2u, 9u, 100u, 1000u}) {
     const std::vector<float> x = RandomColumn(rng, n, true);
-    std::vector<float> out(n), scratch(n);
+    std::vector<float> out(n);
+    std::vector<std::uint64_t> scratch(2 * n);
     Rank(x, out, scratch);
     for (std::size_t i = 0; i < n; ++i) {
       if (std::isnan(x[i])) {
@@ -135,7 +136,8 @@ TEST(AggregateTest, CountIsTruthyItems) {
 
 TEST(AggregateTest, KernelsMayWriteOverTheirInput) {
   std::vector<float> x = {4.0f, kNan, 1.0f, 4.0f, -2.0f};
-  std::vector<float> expected(x.size()), scratch(x.size());
+  std::vector<float> expected(x.size());
+  std::vector<std::uint64_t> scratch(2 * x.size());
   Rank(x, expected, scratch);
   Rank(x, x, scratch);
   for (std::size_t i = 0; i < x.size(); ++i) EXPECT_TRUE(SameValue(x[i], expected[i]));

@@ -23,12 +23,16 @@ namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
-constexpr float kTiny = 0x1p-149f;          // smallest subnormal
-constexpr float kMax = 0x1.fffffep127f;     // FLT_MAX
+constexpr float kTiny = 0x1p-149f;       // smallest subnormal
+constexpr float kMax = 0x1.fffffep127f;  // FLT_MAX
 constexpr float kMinNormal = 0x1p-126f;
 
-std::uint32_t Bits(float f) { return std::bit_cast<std::uint32_t>(f); }
-float FromBits(std::uint32_t b) { return std::bit_cast<float>(b); }
+std::uint32_t Bits(float f) {
+  return std::bit_cast<std::uint32_t>(f);
+}
+float FromBits(std::uint32_t b) {
+  return std::bit_cast<float>(b);
+}
 
 std::string Hex(float f) {
   char buf[64];
@@ -323,11 +327,21 @@ void CheckTable(float (*f)(float), const BitsCase (&cases)[N]) {
   }
 }
 
-TEST(ExpTest, MatchesMpfr) { CheckTable(Exp, kExpCases); }
-TEST(LogTest, MatchesMpfr) { CheckTable(Log, kLogCases); }
-TEST(Log1pTest, MatchesMpfr) { CheckTable(Log1p, kLog1pCases); }
-TEST(SigmoidTest, MatchesMpfr) { CheckTable(Sigmoid, kSigmoidCases); }
-TEST(TanhTest, MatchesMpfr) { CheckTable(Tanh, kTanhCases); }
+TEST(ExpTest, MatchesMpfr) {
+  CheckTable(Exp, kExpCases);
+}
+TEST(LogTest, MatchesMpfr) {
+  CheckTable(Log, kLogCases);
+}
+TEST(Log1pTest, MatchesMpfr) {
+  CheckTable(Log1p, kLog1pCases);
+}
+TEST(SigmoidTest, MatchesMpfr) {
+  CheckTable(Sigmoid, kSigmoidCases);
+}
+TEST(TanhTest, MatchesMpfr) {
+  CheckTable(Tanh, kTanhCases);
+}
 
 TEST(PowTest, MatchesMpfr) {
   for (const PowCase& c : kPowCases) {
@@ -422,9 +436,9 @@ TEST(PowTest, ExactResults) {
   EXPECT_TRUE(SameFloat(-0.125f, Pow(-2.0f, -3.0f)));
   EXPECT_TRUE(SameFloat(16777215.0f, Pow(16777215.0f, 1.0f)));
   EXPECT_TRUE(SameFloat(kMax, Pow(kMax, 1.0f)));
-  EXPECT_TRUE(SameFloat(0x1p-140f, Pow(0x1p-70f, 2.0f)));   // subnormal result
+  EXPECT_TRUE(SameFloat(0x1p-140f, Pow(0x1p-70f, 2.0f)));      // subnormal result
   EXPECT_TRUE(SameFloat(0x1.2p-145f, Pow(0x1.8p-73f, 2.0f)));  // 9 * 2^-148, subnormal
-  EXPECT_TRUE(SameFloat(0x1p-35f, Pow(0x1p-140f, 0.25f)));  // subnormal input
+  EXPECT_TRUE(SameFloat(0x1p-35f, Pow(0x1p-140f, 0.25f)));     // subnormal input
   EXPECT_TRUE(SameFloat(1.0f, Pow(1.0f, 12345.6f)));
 }
 
@@ -491,7 +505,9 @@ template <float (*F)(float)>
 [[gnu::noinline]] float Scalar(float x) {
   return F(x);
 }
-[[gnu::noinline]] float ScalarPow(float x, float y) { return Pow(x, y); }
+[[gnu::noinline]] float ScalarPow(float x, float y) {
+  return Pow(x, y);
+}
 
 template <float (*F)(float)>
 void Loop(const float* in, float* out, int n) {
@@ -517,7 +533,8 @@ template <float (*F)(float)>
 std::vector<float> LoopInputs(std::uint32_t seed, float scale) {
   std::mt19937 rng(seed);
   std::vector<float> v(1 + 1003);
-  const float specials[] = {0.0f, -0.0f, kInf, -kInf, kNan, kTiny, -kTiny, kMax, -kMax, 1.0f, -1.0f};
+  const float specials[] = {0.0f,   -0.0f, kInf,  -kInf, kNan, kTiny,
+                            -kTiny, kMax,  -kMax, 1.0f,  -1.0f};
   std::uniform_real_distribution<float> dist(-scale, scale);
   for (std::size_t i = 1; i < v.size(); ++i) {
     if (i % 3 == 0) {
@@ -569,7 +586,8 @@ TEST(VectorLoopTest, UnalignedPowLoopMatchesScalarCalls) {
   const int n = 1003;
   LoopPow(a.data() + 1, b.data() + 1, out.data() + 1, n);
   for (int i = 1; i <= n; ++i) {
-    ASSERT_EQ(Bits(ScalarPow(a[i], b[i])), Bits(out[i])) << "pow(" << Hex(a[i]) << ", " << Hex(b[i]) << ")";
+    ASSERT_EQ(Bits(ScalarPow(a[i], b[i])), Bits(out[i]))
+        << "pow(" << Hex(a[i]) << ", " << Hex(b[i]) << ")";
   }
 #ifdef CALCJIT_TEST_AVX2
   if (__builtin_cpu_supports("avx2")) {

@@ -140,7 +140,8 @@ TEST(JsonReaderTest, EnumsByNameNumberOrNumericString) {
   ExpectError(WithExpression(R"({"binary": {"operator": 4294967300)" + tail),
               "features[0].expression.binary.operator", "out of range");
   ExpectError(WithExpression(R"({"binary": {"operator": true)" + tail),
-              "features[0].expression.binary.operator", "expected Binary operator name or number");
+              "features[0].expression.binary.operator",
+              "expected a Binary operator name or number");
   ExpectError(R"({"inputs": [{"name": "q", "scope": "QUERY"}]})", "inputs[0].scope",
               "unknown Scope \"QUERY\"");
   ExpectError(R"({"inputs": [{"name": "q", "scope": 2}]})", "inputs[0].scope",
@@ -235,6 +236,7 @@ TEST(JsonReaderTest, RejectsUnknownAndRepeatedFields) {
   ExpectError(R"({"inputs": [{"name": "a", "default": 1}]})", "inputs[0].default",
               "unknown field \"default\" in InputDeclaration");
   ExpectError(R"({"inputs": [{"name": "a", "Name": "b"}]})", "inputs[0].Name", "unknown field");
+  ExpectError(R"({"": 1})", "\"\"", "unknown field \"\" in FeatureSet");
   ExpectError(WithExpression(R"({"binary": {"operator": 1, "left": {"constant": 1}}})"),
               "features[0].expression.binary.left", "unknown field \"left\" in Binary");
   ExpectError(WithExpression(R"({"constant": 1, "weight": 2})"), "features[0].expression.weight",
@@ -362,9 +364,9 @@ TEST(JsonReaderTest, KeepsTheSignOfAnIntegerMinusZero) {
   // libprotobuf's included, writes -0.0f as -0: keep the sign.
   EXPECT_EQ(ConstantBits("-0"), 0x80000000u);
   v1::FeatureSet message;
-  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(WithExpression(R"({"constant": -0})"),
-                                                          &message)
-                  .ok());
+  ASSERT_TRUE(
+      google::protobuf::util::JsonStringToMessage(WithExpression(R"({"constant": -0})"), &message)
+          .ok());
   EXPECT_EQ(std::bit_cast<std::uint32_t>(message.features(0).expression().constant()), 0u);
 }
 

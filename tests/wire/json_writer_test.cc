@@ -8,6 +8,7 @@
 #include <google/protobuf/util/json_util.h>
 
 #include <bit>
+#include <charconv>
 #include <limits>
 #include <random>
 #include <string>
@@ -112,6 +113,26 @@ TEST(JsonWriterTest, WritesSpecialFloatsAsTheMappingSays) {
       EXPECT_EQ(std::bit_cast<std::uint32_t>(read), std::bit_cast<std::uint32_t>(values[i]));
     }
   }
+}
+
+TEST(JsonWriterTest, WritesFloatsThatDoubleRoundingWouldMissWithMoreDigits) {
+  // The shortest text of this float, "7.038531e-26", is read as decimal ->
+  // nearest double -> float (as protobuf's parsers and ours read JSON) to a
+  // neighbouring float: the double lands on the midpoint and ties to even.
+  const float value = std::bit_cast<float>(0x15AE43FDu);
+  double d = 0.0;
+  const std::string shortest = "7.038531e-26";
+  std::from_chars(shortest.data(), shortest.data() + shortest.size(), d);
+  ASSERT_NE(std::bit_cast<std::uint32_t>(static_cast<float>(d)), 0x15AE43FDu);
+
+  ir::IrBuilder builder(ir::SourceFormat::kText);
+  builder.BeginFeature();
+  builder.EndFeature(builder.Intern("f"), builder.AddConstant(value));
+  const std::string json = WriteJson(std::move(builder).Finish());
+  EXPECT_EQ(json.find(shortest), std::string::npos) << json;
+  Result<ir::FeatureSetIr> back = ReadJson(json);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(back->nodes[0].constant), 0x15AE43FDu) << json;
 }
 
 TEST(JsonWriterTest, EscapesNames) {

@@ -234,7 +234,10 @@ TEST(ProtoReaderTest, VectorNamesThatAreEmptyBecomeNone) {
             "feature \"n\" nodes=0..0\n0: Norm \"emb\" <none>\n");
 }
 
-TEST(ProtoReaderTest, KeepsFloatBitsExactly) {
+// Every float keeps its bits, except that every NaN becomes the canonical
+// quiet NaN (its sign and payload are not observable, spec section 1, and
+// this keeps protobuf -> text -> protobuf byte-identical).
+TEST(ProtoReaderTest, KeepsFloatBitsExactlyAndCanonicalizesNan) {
   const float values[] = {-0.0f, std::numeric_limits<float>::denorm_min(),
                           std::numeric_limits<float>::infinity(), std::bit_cast<float>(0x7FA00001u),
                           std::bit_cast<float>(0xFFC00000u)};
@@ -242,8 +245,9 @@ TEST(ProtoReaderTest, KeepsFloatBitsExactly) {
     const std::string feature = LenField(1, "f") + LenField(2, Fixed32Field(1, value));
     Result<ir::FeatureSetIr> result = ReadProto(LenField(2, feature));
     ASSERT_TRUE(result.ok());
-    EXPECT_EQ(std::bit_cast<std::uint32_t>(result->nodes[0].constant),
-              std::bit_cast<std::uint32_t>(value));
+    const std::uint32_t expected =
+        value != value ? 0x7FC00000u : std::bit_cast<std::uint32_t>(value);
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(result->nodes[0].constant), expected);
   }
 }
 

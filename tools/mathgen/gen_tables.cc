@@ -142,7 +142,8 @@ int main() {
   std::vector<double> c(n_log), invc_hi(n_log), invc_lo(n_log), logc_hi(n_log), logc_lo(n_log);
   double max_r = 0;
   for (int i = 0; i < n_log; ++i) {
-    double zlo = std::bit_cast<double>(kLogOff + (static_cast<std::uint64_t>(i) << (52 - kLogBits)));
+    double zlo =
+        std::bit_cast<double>(kLogOff + (static_cast<std::uint64_t>(i) << (52 - kLogBits)));
     double zhi =
         std::bit_cast<double>(kLogOff + (static_cast<std::uint64_t>(i + 1) << (52 - kLogBits)));
     // A short center: z - c is exact anyway (Sterbenz), short keeps it tidy.

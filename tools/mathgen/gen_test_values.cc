@@ -76,7 +76,9 @@ float RefPow(float x, float y) {
   return out;
 }
 
-std::uint32_t Bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+std::uint32_t Bits(float f) {
+  return std::bit_cast<std::uint32_t>(f);
+}
 
 // Distance of f(x) (approximated in double by g) to the nearest float
 // midpoint, relative.
@@ -110,15 +112,18 @@ void PrintTable(const char* name, MpFn f, double (*g)(double), std::vector<float
   std::printf("};\n\n");
 }
 
-double SigmoidD(double x) { return 1 / (1 + std::exp(-x)); }
+double SigmoidD(double x) {
+  return 1 / (1 + std::exp(-x));
+}
 
 }  // namespace
 
 int main() {
   const float tiny = 0x1p-149f, big = 0x1.fffffep127f, min_normal = 0x1p-126f;
-  std::vector<float> common = {0.0f,  -0.0f, tiny, -tiny, min_normal, -min_normal, big, -big,
-                               1.0f,  -1.0f, 0.5f, -0.5f, 2.0f,       -2.0f,       10.0f, -10.0f,
-                               0.1f,  -0.1f, 1e-10f, -1e-10f, 3.0f, 20.0f, -20.0f, 88.0f, -87.0f};
+  std::vector<float> common = {0.0f,  -0.0f,  tiny,  -tiny, min_normal, -min_normal, big,
+                               -big,  1.0f,   -1.0f, 0.5f,  -0.5f,      2.0f,        -2.0f,
+                               10.0f, -10.0f, 0.1f,  -0.1f, 1e-10f,     -1e-10f,     3.0f,
+                               20.0f, -20.0f, 88.0f, -87.0f};
 
   // Exp: the thresholds of overflow, underflow to 0 and subnormal results.
   std::vector<float> exp_in = common;
@@ -162,19 +167,22 @@ int main() {
     exp_in.push_back(std::bit_cast<float>(lo - 1));
     exp_in.push_back(std::bit_cast<float>(lo));
   }
-  PrintTable("Exp", mpfr_exp, [](double x) { return std::exp(x); }, exp_in);
+  PrintTable(
+      "Exp", mpfr_exp, [](double x) { return std::exp(x); }, exp_in);
 
   std::vector<float> log_in = common;
   for (float v : {0x1.fffffep-1f, 0x1.000002p0f, 0x1p-126f, 0x1.8p-149f, 7.0f, 1e30f}) {
     log_in.push_back(v);
   }
-  PrintTable("Log", mpfr_log, [](double x) { return std::log(x); }, log_in);
+  PrintTable(
+      "Log", mpfr_log, [](double x) { return std::log(x); }, log_in);
 
   std::vector<float> log1p_in = common;
   for (float v : {-0x1.fffffep-1f, 0x1p-24f, -0x1p-24f, 0x1p-25f, 0x1p-23f, 1e30f, -0.75f}) {
     log1p_in.push_back(v);
   }
-  PrintTable("Log1p", mpfr_log1p, [](double x) { return std::log1p(x); }, log1p_in);
+  PrintTable(
+      "Log1p", mpfr_log1p, [](double x) { return std::log1p(x); }, log1p_in);
 
   std::vector<float> sig_in = common;
   for (float v : {17.0f, 17.5f, -103.0f, -104.0f, -88.0f, 0x1p-25f, 0x1p-24f}) sig_in.push_back(v);
@@ -182,17 +190,32 @@ int main() {
 
   std::vector<float> tanh_in = common;
   for (float v : {0x1p-5f, 0x1.fffffep-6f, 0x1p-12f, 9.0f, 9.1f, 0x1p-13f}) tanh_in.push_back(v);
-  PrintTable("Tanh", mpfr_tanh, [](double x) { return std::tanh(x); }, tanh_in);
+  PrintTable(
+      "Tanh", mpfr_tanh, [](double x) { return std::tanh(x); }, tanh_in);
 
   // Pow: pairs with inexact, finite results (spread over the range).
   std::printf("// Pow: {x bits, y bits, correctly rounded result bits}\n");
   std::printf("constexpr PowCase kPowCases[] = {\n");
-  std::vector<std::pair<float, float>> pairs = {
-      {2.0f, 0.5f},    {10.0f, 0.1f},   {0.3f, 7.7f},     {1.0001f, 1e5f},   {0.9999f, -1e5f},
-      {3.0f, -80.0f},  {7.0f, 45.5f},   {1e-20f, 1.7f},   {1e20f, -0.3f},    {-3.0f, 5.0f},
-      {-0.7f, -11.0f}, {5.0f, 55.1f},   {0.5f, 149.5f},   {2.0f, 127.99f},   {2.0f, -149.2f},
-      {tiny, 0.5f},    {big, 0.999f},   {1.5f, 218.7f},   {0x1.000002p0f, 0x1p24f},
-      {0x1.fffffep-1f, -0x1p25f}};
+  std::vector<std::pair<float, float>> pairs = {{2.0f, 0.5f},
+                                                {10.0f, 0.1f},
+                                                {0.3f, 7.7f},
+                                                {1.0001f, 1e5f},
+                                                {0.9999f, -1e5f},
+                                                {3.0f, -80.0f},
+                                                {7.0f, 45.5f},
+                                                {1e-20f, 1.7f},
+                                                {1e20f, -0.3f},
+                                                {-3.0f, 5.0f},
+                                                {-0.7f, -11.0f},
+                                                {5.0f, 55.1f},
+                                                {0.5f, 149.5f},
+                                                {2.0f, 127.99f},
+                                                {2.0f, -149.2f},
+                                                {tiny, 0.5f},
+                                                {big, 0.999f},
+                                                {1.5f, 218.7f},
+                                                {0x1.000002p0f, 0x1p24f},
+                                                {0x1.fffffep-1f, -0x1p25f}};
   for (auto [x, y] : pairs) {
     float r = RefPow(x, y);
     std::printf("    {0x%08X, 0x%08X, 0x%08X},  // pow(%a, %a) -> %a\n", Bits(x), Bits(y), Bits(r),

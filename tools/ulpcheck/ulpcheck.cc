@@ -42,8 +42,12 @@ namespace cm = calcjit::math;
 constexpr double kMargin = 0x1p-40;
 constexpr int kMaxReported = 10;
 
-std::uint32_t Bits(float x) { return std::bit_cast<std::uint32_t>(x); }
-float FromBits(std::uint32_t b) { return std::bit_cast<float>(b); }
+std::uint32_t Bits(float x) {
+  return std::bit_cast<std::uint32_t>(x);
+}
+float FromBits(std::uint32_t b) {
+  return std::bit_cast<float>(b);
+}
 
 // True when d (an approximation of the exact value with relative error far
 // below kMargin) is too close to a float32 rounding boundary to decide the
@@ -55,8 +59,9 @@ bool NearBoundary(double d) {
   double fd = std::isinf(f) ? 0x1p128 : static_cast<double>(f);
   double nb;
   if (fd <= a) {
-    nb = (f == std::numeric_limits<float>::max()) ? 0x1p128
-                                                   : static_cast<double>(std::nextafterf(f, INFINITY));
+    nb = (f == std::numeric_limits<float>::max())
+             ? 0x1p128
+             : static_cast<double>(std::nextafterf(f, INFINITY));
   } else {
     nb = static_cast<double>(std::nextafterf(f, 0.0f));  // inf -> FLT_MAX
   }
@@ -164,11 +169,13 @@ bool SameResult(float expected, float got) {
 struct UnaryFunction {
   const char* name;
   float (*ours)(float);
-  double (*filter)(double);                               // glibc, double
+  double (*filter)(double);                             // glibc, double
   int (*reference)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);  // nullptr: sigmoid
 };
 
-double SigmoidDouble(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+double SigmoidDouble(double x) {
+  return 1.0 / (1.0 + std::exp(-x));
+}
 
 const UnaryFunction kUnary[] = {
     {"exp", [](float x) { return cm::Exp(x); }, [](double x) { return std::exp(x); }, mpfr_exp},
@@ -299,7 +306,7 @@ struct PowStats {
 void RandomPair(std::uint64_t seed, std::uint64_t i, float* x, float* y) {
   std::uint64_t h = SplitMix(seed * 0x100000001B3ULL + i);
   std::uint64_t h2 = SplitMix(h);
-  double u = static_cast<double>(h2 >> 11) * 0x1p-53;  // [0, 1)
+  double u = static_cast<double>(h2 >> 11) * 0x1p-53;        // [0, 1)
   std::uint32_t mode = static_cast<std::uint32_t>(h >> 60);  // 0..15
   std::uint32_t rx = static_cast<std::uint32_t>(h);
   std::uint32_t ry = static_cast<std::uint32_t>(h2 >> 32);
@@ -376,7 +383,8 @@ void CheckPowPair(float x, float y, bool mpfr_all, MpScratch& mp, PowStats& loca
   }
   if (!(ulps < 1.0)) {
     ++local.failures;
-    if (local.first.size() < kMaxReported) local.first.push_back({Bits(x), Bits(y), expected, got, ulps});
+    if (local.first.size() < kMaxReported)
+      local.first.push_back({Bits(x), Bits(y), expected, got, ulps});
   }
 }
 
@@ -397,10 +405,11 @@ void MergePow(PowStats& into, const PowStats& from) {
 void PrintFailures(const std::vector<Failure>& fs) {
   for (std::size_t k = 0; k < fs.size() && k < kMaxReported; ++k) {
     const Failure& f = fs[k];
-    std::printf("  pow(0x%08X, 0x%08X) = pow(%a, %a): expected 0x%08X (%a), got 0x%08X (%a), %.3g ulp\n",
-                f.x, f.y, static_cast<double>(FromBits(f.x)), static_cast<double>(FromBits(f.y)),
-                Bits(f.expected), static_cast<double>(f.expected), Bits(f.got),
-                static_cast<double>(f.got), f.ulps);
+    std::printf(
+        "  pow(0x%08X, 0x%08X) = pow(%a, %a): expected 0x%08X (%a), got 0x%08X (%a), %.3g ulp\n",
+        f.x, f.y, static_cast<double>(FromBits(f.x)), static_cast<double>(FromBits(f.y)),
+        Bits(f.expected), static_cast<double>(f.expected), Bits(f.got), static_cast<double>(f.got),
+        f.ulps);
   }
 }
 
@@ -441,45 +450,118 @@ bool PowSpecial() {
   const float odd_big = 0x1.fffffep23f;  // 16777215, the largest odd float
   std::vector<SpecialCase> table = {
       // pow(x, +-0) = 1 for any x, even NaN.
-      {0, 0, 1}, {-0.0f, 0, 1}, {inf, 0, 1}, {-inf, -0.0f, 1}, {nan, 0, 1}, {nan, -0.0f, 1},
-      {-3, 0, 1}, {tiny, -0.0f, 1},
+      {0, 0, 1},
+      {-0.0f, 0, 1},
+      {inf, 0, 1},
+      {-inf, -0.0f, 1},
+      {nan, 0, 1},
+      {nan, -0.0f, 1},
+      {-3, 0, 1},
+      {tiny, -0.0f, 1},
       // pow(+1, y) = 1 for any y, even NaN.
-      {1, nan, 1}, {1, inf, 1}, {1, -inf, 1}, {1, big, 1}, {1, -0.5f, 1},
+      {1, nan, 1},
+      {1, inf, 1},
+      {1, -inf, 1},
+      {1, big, 1},
+      {1, -0.5f, 1},
       // pow(-1, +-inf) = 1.
-      {-1, inf, 1}, {-1, -inf, 1},
+      {-1, inf, 1},
+      {-1, -inf, 1},
       // NaN otherwise.
-      {nan, 1, nan}, {nan, -1, nan}, {2, nan, nan}, {-1, nan, nan}, {0, nan, nan}, {nan, nan, nan},
+      {nan, 1, nan},
+      {nan, -1, nan},
+      {2, nan, nan},
+      {-1, nan, nan},
+      {0, nan, nan},
+      {nan, nan, nan},
       {inf, nan, nan},
       // pow(+-0, y<0 odd integer) = +-inf.
-      {0, -1, inf}, {-0.0f, -1, -inf}, {-0.0f, -3, -inf}, {-0.0f, -odd_big, -inf},
+      {0, -1, inf},
+      {-0.0f, -1, -inf},
+      {-0.0f, -3, -inf},
+      {-0.0f, -odd_big, -inf},
       // pow(+-0, -inf) = +inf; pow(+-0, y<0 not odd integer) = +inf.
-      {0, -inf, inf}, {-0.0f, -inf, inf}, {-0.0f, -2, inf}, {-0.0f, -0.5f, inf}, {0, -big, inf},
+      {0, -inf, inf},
+      {-0.0f, -inf, inf},
+      {-0.0f, -2, inf},
+      {-0.0f, -0.5f, inf},
+      {0, -big, inf},
       {-0.0f, -0x1p24f, inf},
       // pow(+-0, y>0 odd integer) = +-0; pow(+-0, y>0 not odd integer) = +0.
-      {0, 3, 0}, {-0.0f, 3, -0.0f}, {-0.0f, odd_big, -0.0f}, {-0.0f, 2, 0}, {-0.0f, 0.5f, 0},
-      {-0.0f, inf, 0}, {-0.0f, big, 0}, {-0.0f, tiny, 0},
+      {0, 3, 0},
+      {-0.0f, 3, -0.0f},
+      {-0.0f, odd_big, -0.0f},
+      {-0.0f, 2, 0},
+      {-0.0f, 0.5f, 0},
+      {-0.0f, inf, 0},
+      {-0.0f, big, 0},
+      {-0.0f, tiny, 0},
       // pow(x, -inf): +inf for |x| < 1, +0 for |x| > 1.
-      {0.5f, -inf, inf}, {-0.5f, -inf, inf}, {tiny, -inf, inf}, {2, -inf, 0}, {-2, -inf, 0},
-      {big, -inf, 0}, {-inf, -inf, 0}, {inf, -inf, 0},
+      {0.5f, -inf, inf},
+      {-0.5f, -inf, inf},
+      {tiny, -inf, inf},
+      {2, -inf, 0},
+      {-2, -inf, 0},
+      {big, -inf, 0},
+      {-inf, -inf, 0},
+      {inf, -inf, 0},
       // pow(x, +inf): +0 for |x| < 1, +inf for |x| > 1.
-      {0.5f, inf, 0}, {-0x1.fffffep-1f, inf, 0}, {2, inf, inf}, {-0x1.000002p0f, inf, inf},
-      {-inf, inf, inf}, {inf, inf, inf},
+      {0.5f, inf, 0},
+      {-0x1.fffffep-1f, inf, 0},
+      {2, inf, inf},
+      {-0x1.000002p0f, inf, inf},
+      {-inf, inf, inf},
+      {inf, inf, inf},
       // pow(-inf, y): -0 for odd y < 0, +0 other y < 0, -inf odd y > 0, +inf other y > 0.
-      {-inf, -1, -0.0f}, {-inf, -3, -0.0f}, {-inf, -2, 0}, {-inf, -0.5f, 0}, {-inf, -big, 0},
-      {-inf, 1, -inf}, {-inf, 3, -inf}, {-inf, odd_big, -inf}, {-inf, 2, inf}, {-inf, 0.5f, inf},
+      {-inf, -1, -0.0f},
+      {-inf, -3, -0.0f},
+      {-inf, -2, 0},
+      {-inf, -0.5f, 0},
+      {-inf, -big, 0},
+      {-inf, 1, -inf},
+      {-inf, 3, -inf},
+      {-inf, odd_big, -inf},
+      {-inf, 2, inf},
+      {-inf, 0.5f, inf},
       {-inf, tiny, inf},
       // pow(+inf, y): +0 for y < 0, +inf for y > 0.
-      {inf, -1, 0}, {inf, -tiny, 0}, {inf, 1, inf}, {inf, 0.5f, inf},
+      {inf, -1, 0},
+      {inf, -tiny, 0},
+      {inf, 1, inf},
+      {inf, 0.5f, inf},
       // pow(x<0 finite, y finite non-integer) = NaN.
-      {-8, 1.0f / 3, nan}, {-2, 0.5f, nan}, {-1, 0.5f, nan}, {-tiny, 1.5f, nan}, {-big, -0.5f, nan},
+      {-8, 1.0f / 3, nan},
+      {-2, 0.5f, nan},
+      {-1, 0.5f, nan},
+      {-tiny, 1.5f, nan},
+      {-big, -0.5f, nan},
       {-1, tiny, nan},
       // x < 0 with integer y: the sign of the odd powers.
-      {-2, 3, -8}, {-2, 2, 4}, {-2, -1, -0.5f}, {-2, -2, 0.25f}, {-1, odd_big, -1}, {-1, 0x1p24f, 1},
-      {-1, big, 1}, {-0.5f, 149, -0x1p-149f}, {-2, -149, -0x1p-149f}, {-2, 127, -0x1p127f},
+      {-2, 3, -8},
+      {-2, 2, 4},
+      {-2, -1, -0.5f},
+      {-2, -2, 0.25f},
+      {-1, odd_big, -1},
+      {-1, 0x1p24f, 1},
+      {-1, big, 1},
+      {-0.5f, 149, -0x1p-149f},
+      {-2, -149, -0x1p-149f},
+      {-2, 127, -0x1p127f},
       // Overflow and underflow with signs.
-      {-2, 129, -inf}, {-2, 128, inf}, {-2, -151, -0.0f}, {-2, -152, 0}, {2, 0x1p24f, inf},
-      {0.5f, 0x1p24f, 0}, {big, big, inf}, {big, -big, 0}, {tiny, big, 0}, {tiny, -big, inf},
-      {tiny, -1, inf}, {tiny, 1, tiny}, {big, 1, big}, {-tiny, 1, -tiny},
+      {-2, 129, -inf},
+      {-2, 128, inf},
+      {-2, -151, -0.0f},
+      {-2, -152, 0},
+      {2, 0x1p24f, inf},
+      {0.5f, 0x1p24f, 0},
+      {big, big, inf},
+      {big, -big, 0},
+      {tiny, big, 0},
+      {tiny, -big, inf},
+      {tiny, -1, inf},
+      {tiny, 1, tiny},
+      {big, 1, big},
+      {-tiny, 1, -tiny},
   };
   int failures = 0;
   for (const SpecialCase& c : table) {
@@ -494,10 +576,41 @@ bool PowSpecial() {
   // The same values crossed with each other, against MPFR (which implements
   // the same special cases): exact bits whenever MPFR's result is exact or
   // non-finite or zero, otherwise < 1 ulp.
-  std::vector<float> values = {0.0f, -0.0f, inf, -inf, nan, 1, -1, 0.5f, -0.5f, 2, -2, 3, -3, 1.5f,
-                               -1.5f, tiny, -tiny, big, -big, 0x1.000002p0f, 0x1.fffffep-1f,
-                               -0x1.000002p0f, 10, -10, 1e-10f, 0x1p24f, -0x1p24f, odd_big,
-                               -odd_big, 0.25f, 149, -149, 1.0f / 3, 0x1p-126f, 0x1p-127f};
+  std::vector<float> values = {0.0f,
+                               -0.0f,
+                               inf,
+                               -inf,
+                               nan,
+                               1,
+                               -1,
+                               0.5f,
+                               -0.5f,
+                               2,
+                               -2,
+                               3,
+                               -3,
+                               1.5f,
+                               -1.5f,
+                               tiny,
+                               -tiny,
+                               big,
+                               -big,
+                               0x1.000002p0f,
+                               0x1.fffffep-1f,
+                               -0x1.000002p0f,
+                               10,
+                               -10,
+                               1e-10f,
+                               0x1p24f,
+                               -0x1p24f,
+                               odd_big,
+                               -odd_big,
+                               0.25f,
+                               149,
+                               -149,
+                               1.0f / 3,
+                               0x1p-126f,
+                               0x1p-127f};
   MpScratch mp;
   int crossed = 0;
   for (float x : values) {
@@ -512,7 +625,8 @@ bool PowSpecial() {
       if (!(ulps < 1.0)) {
         ++failures;
         std::printf("  crossed: pow(%a, %a): expected %a, got %a\n", static_cast<double>(x),
-                    static_cast<double>(y), static_cast<double>(expected), static_cast<double>(got));
+                    static_cast<double>(y), static_cast<double>(expected),
+                    static_cast<double>(got));
       }
     }
   }

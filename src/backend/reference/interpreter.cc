@@ -172,7 +172,7 @@ class ReferenceExecutable final : public Executable {
         case Op::kBatchCount:
           return math::BatchCount(x, *out);
         case Op::kRank: {
-          Column scratch(x.size());
+          std::vector<std::uint64_t> scratch(2 * x.size());
           return math::Rank(x, *out, scratch);
         }
         case Op::kSoftmax:

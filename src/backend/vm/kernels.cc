@@ -1,0 +1,16 @@
+#include "backend/vm/kernels.h"
+
+namespace calcjit::vm {
+
+const KernelTable& KernelsFor(Isa isa) {
+  switch (isa) {
+    case Isa::kAvx512:
+      return avx512::Kernels();
+    case Isa::kAvx2:
+      return avx2::Kernels();
+    default:
+      return baseline::Kernels();
+  }
+}
+
+}  // namespace calcjit::vm

@@ -1,0 +1,61 @@
+// The VM's kernels: loops over a block of items, one per operator and operand
+// form, compiled once per instruction-set tier from kernels_impl.h.
+#ifndef CALCJIT_BACKEND_VM_KERNELS_H_
+#define CALCJIT_BACKEND_VM_KERNELS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "calcjit/engine.h"
+#include "ir/op.h"
+
+namespace calcjit::vm {
+
+using UnaryKernel = void (*)(const float* a, float* out, std::size_t n);
+using BinaryKernel = void (*)(const float* a, const float* b, float* out, std::size_t n);
+using ScalarBKernel = void (*)(const float* a, float s, float* out, std::size_t n);
+using ScalarAKernel = void (*)(float s, const float* b, float* out, std::size_t n);
+using IfKernel = void (*)(const float* c, const float* a, const float* b, float* out,
+                          std::size_t n);
+using FillKernel = void (*)(float s, float* out, std::size_t n);
+using MulAddKernel = void (*)(const float* a, float s, const float* b, float* out,
+                              std::size_t n);
+using StoreKernel = void (*)(const float* a, float* out, std::size_t n);
+// Row i of a is a + i * a_stride (a_stride 0: a query vector), likewise b.
+using VectorKernel = void (*)(const float* a, std::size_t a_stride, const float* b,
+                              std::size_t b_stride, std::size_t d, float* out, std::size_t n);
+
+// A whole-column aggregate: x has n items; out has out_n floats (1 for a
+// statistic kept as a scalar, else n); scratch holds 2n keys (rank).
+using AggregateKernel = void (*)(const float* x, std::size_t n, float* out, std::size_t out_n,
+                                 std::uint64_t* scratch);
+
+struct KernelTable {
+  UnaryKernel unary[ir::kOpCount] = {};
+  BinaryKernel binary[ir::kOpCount] = {};
+  ScalarBKernel scalar_b[ir::kOpCount] = {};
+  ScalarAKernel scalar_a[ir::kOpCount] = {};
+  VectorKernel vector[ir::kOpCount] = {};
+  AggregateKernel aggregate[ir::kOpCount] = {};
+  IfKernel if_kernel = nullptr;
+  FillKernel fill = nullptr;
+  MulAddKernel mul_add = nullptr;
+  StoreKernel store = nullptr;
+};
+
+// The kernels of a tier; the caller checks that the CPU supports it.
+const KernelTable& KernelsFor(Isa isa);
+
+namespace baseline {
+const KernelTable& Kernels();
+}
+namespace avx2 {
+const KernelTable& Kernels();
+}
+namespace avx512 {
+const KernelTable& Kernels();
+}
+
+}  // namespace calcjit::vm
+
+#endif  // CALCJIT_BACKEND_VM_KERNELS_H_

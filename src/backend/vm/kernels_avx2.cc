@@ -1,0 +1,3 @@
+// The VM's kernels for the avx2 tier (compile flags: src/CMakeLists.txt).
+#define CALCJIT_VM_TIER avx2
+#include "backend/vm/kernels_impl.h"

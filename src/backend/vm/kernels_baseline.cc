@@ -1,0 +1,3 @@
+// The VM's kernels for the baseline tier (compile flags: src/CMakeLists.txt).
+#define CALCJIT_VM_TIER baseline
+#include "backend/vm/kernels_impl.h"

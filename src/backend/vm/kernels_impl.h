@@ -1,0 +1,147 @@
+// The VM's kernels, written once and compiled once per tier: each
+// kernels_<tier>.cc defines CALCJIT_VM_TIER (the namespace) and includes this
+// file, with its own -march flags.
+//
+// Every math function is `static` in those translation units
+// (CALCJIT_KERNEL, see math/bits.h): with external linkage the linker would
+// keep one copy of each, possibly the AVX-512 one, for every caller.
+#ifndef CALCJIT_VM_TIER
+#error "define CALCJIT_VM_TIER before including kernels_impl.h"
+#endif
+
+#define CALCJIT_KERNEL static inline
+
+#include <cstddef>
+
+#include "backend/vm/kernels.h"
+#include "math/aggregate.h"
+#include "math/bits.h"
+#include "math/elementwise.h"
+#include "math/vector.h"
+
+namespace calcjit::vm::CALCJIT_VM_TIER {
+
+namespace {
+
+// No __restrict: the VM computes in place (out may be a or b).
+template <float (*kOp)(float)>
+void Unary(const float* a, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = kOp(a[i]);
+}
+
+template <float (*kOp)(float, float)>
+void Binary(const float* a, const float* b, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = kOp(a[i], b[i]);
+}
+
+template <float (*kOp)(float, float)>
+void ScalarB(const float* a, float s, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = kOp(a[i], s);
+}
+
+template <float (*kOp)(float, float)>
+void ScalarA(float s, const float* b, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = kOp(s, b[i]);
+}
+
+void IfKernelImpl(const float* c, const float* a, const float* b, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = math::If(c[i], a[i], b[i]);
+}
+
+void Fill(float s, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = s;
+}
+
+void MulAdd(const float* a, float s, const float* b, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const float product = s * b[i];  // rounded: -ffp-contract=off keeps it unfused
+    out[i] = a[i] + product;
+  }
+}
+
+void Store(const float* a, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = math::CanonicalizeNan(a[i]);
+}
+
+void Dot(const float* a, std::size_t a_stride, const float* b, std::size_t b_stride,
+         std::size_t d, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = math::Dot(a + i * a_stride, b + i * b_stride, d);
+}
+
+void Cosine(const float* a, std::size_t a_stride, const float* b, std::size_t b_stride,
+            std::size_t d, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = math::Cosine(a + i * a_stride, b + i * b_stride, d);
+  }
+}
+
+void L2Distance(const float* a, std::size_t a_stride, const float* b, std::size_t b_stride,
+                std::size_t d, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = math::L2Distance(a + i * a_stride, b + i * b_stride, d);
+  }
+}
+
+void Norm(const float* a, std::size_t a_stride, const float*, std::size_t, std::size_t d,
+          float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = math::Norm(a + i * a_stride, d);
+}
+
+// Aggregates: whole-column kernels. Rank is the one that needs scratch.
+template <void (*kAggregate)(std::span<const float>, std::span<float>)>
+void Aggregate(const float* x, std::size_t n, float* out, std::size_t out_n, std::uint64_t*) {
+  kAggregate(std::span<const float>(x, n), std::span<float>(out, out_n));
+}
+
+void RankAggregate(const float* x, std::size_t n, float* out, std::size_t out_n,
+                   std::uint64_t* scratch) {
+  math::Rank(std::span<const float>(x, n), std::span<float>(out, out_n),
+             std::span<std::uint64_t>(scratch, 2 * n));
+}
+
+KernelTable MakeTable() {
+  KernelTable table;
+  // One entry per row of op.def, each running the kernel of the same name.
+#define CALCJIT_VM_kUnary(name) \
+  table.unary[static_cast<int>(ir::Op::k##name)] = &Unary<math::name>;
+#define CALCJIT_VM_kBinary(name)                                             \
+  table.binary[static_cast<int>(ir::Op::k##name)] = &Binary<math::name>;     \
+  table.scalar_b[static_cast<int>(ir::Op::k##name)] = &ScalarB<math::name>;  \
+  table.scalar_a[static_cast<int>(ir::Op::k##name)] = &ScalarA<math::name>;
+#define CALCJIT_VM_kConstant(name)
+#define CALCJIT_VM_kRef(name)
+#define CALCJIT_VM_kConditional(name)
+#define CALCJIT_VM_kNary(name)
+#define CALCJIT_VM_kVector(name) table.vector[static_cast<int>(ir::Op::k##name)] = &name;
+#define CALCJIT_VM_kAggregate(name)
+#define CALCJIT_OP(name, kind, ...) CALCJIT_VM_##kind(name)
+#include "ir/op.def"
+#undef CALCJIT_OP
+  auto aggregate = [&table](ir::Op op, AggregateKernel kernel) {
+    table.aggregate[static_cast<int>(op)] = kernel;
+  };
+  aggregate(ir::Op::kBatchMin, &Aggregate<&math::BatchMin>);
+  aggregate(ir::Op::kBatchMax, &Aggregate<&math::BatchMax>);
+  aggregate(ir::Op::kBatchSum, &Aggregate<&math::BatchSum>);
+  aggregate(ir::Op::kBatchMean, &Aggregate<&math::BatchMean>);
+  aggregate(ir::Op::kBatchStd, &Aggregate<&math::BatchStd>);
+  aggregate(ir::Op::kBatchCount, &Aggregate<&math::BatchCount>);
+  aggregate(ir::Op::kRank, &RankAggregate);
+  aggregate(ir::Op::kSoftmax, &Aggregate<&math::Softmax>);
+  aggregate(ir::Op::kMinMaxScale, &Aggregate<&math::MinMaxScale>);
+  aggregate(ir::Op::kZscore, &Aggregate<&math::Zscore>);
+  table.if_kernel = &IfKernelImpl;
+  table.fill = &Fill;
+  table.mul_add = &MulAdd;
+  table.store = &Store;
+  return table;
+}
+
+}  // namespace
+
+const KernelTable& Kernels() {
+  static const KernelTable table = MakeTable();
+  return table;
+}
+
+}  // namespace calcjit::vm::CALCJIT_VM_TIER

@@ -1,0 +1,365 @@
+#include "backend/vm/lower.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "backend/vm/kernels.h"
+
+namespace calcjit::vm {
+
+namespace {
+
+using ir::Op;
+using ir::OpKind;
+using opt::Dag;
+using opt::DagNode;
+using opt::Shape;
+using opt::ValueId;
+
+bool IsUniform(const Dag& dag, ValueId v) { return dag.node(v).shape == Shape::kUniform; }
+
+class Lowering {
+ public:
+  Lowering(const Dag& dag, const LowerOptions& options)
+      : dag_(dag), options_(options), n_(dag.size()) {}
+
+  Program Run() && {
+    program_.block_size = options_.block_size;
+    program_.isa = options_.isa;
+    program_.kernels = &KernelsFor(options_.isa);
+    AssignPhases();
+    FindUsers();
+    FindFusions();
+    loc_.assign(n_, Operand{});
+    for (ValueId v = 0; v < n_; ++v) Place(v);
+    for (Phase& phase : program_.phases) AllocateRegisters(phase);
+    AllocateColumns();
+    return std::move(program_);
+  }
+
+ private:
+  // A value's phase: 0 for inputs and constants; an aggregate runs one phase
+  // after its operand; anything else in the latest phase of its operands.
+  void AssignPhases() {
+    phase_.assign(n_, 0);
+    std::uint32_t last = 0;
+    for (ValueId v = 0; v < n_; ++v) {
+      std::uint32_t p = 0;
+      for (ValueId operand : dag_.OperandsOf(v)) p = std::max(p, phase_[operand]);
+      if (ir::KindOf(dag_.node(v).op) == OpKind::kAggregate) ++p;
+      phase_[v] = p;
+      last = std::max(last, p);
+    }
+    program_.phases.resize(last + 1);
+  }
+
+  void FindUsers() {
+    last_phase_used_.assign(n_, 0);
+    use_count_.assign(n_, 0);
+    output_of_.assign(n_, {});
+    for (ValueId v = 0; v < n_; ++v) {
+      last_phase_used_[v] = phase_[v];
+      for (ValueId operand : dag_.OperandsOf(v)) {
+        last_phase_used_[operand] = std::max(last_phase_used_[operand], phase_[v]);
+        ++use_count_[operand];
+      }
+    }
+    const auto& outputs = dag_.outputs();
+    for (std::uint32_t k = 0; k < outputs.size(); ++k) {
+      output_of_[outputs[k]].push_back(k);
+      ++use_count_[outputs[k]];
+    }
+  }
+
+  // a + s*b, where s is uniform and the product is used nowhere else and is
+  // computed in the same phase, becomes one kMulAdd: the same two roundings.
+  void FindFusions() {
+    fused_into_.assign(n_, opt::kNoValue);
+    if (!options_.fuse) return;
+    for (ValueId v = 0; v < n_; ++v) {
+      const DagNode& node = dag_.node(v);
+      if (node.op != Op::kAdd || IsUniform(dag_, v)) continue;
+      const auto operands = dag_.OperandsOf(v);
+      for (int side = 0; side < 2; ++side) {
+        const ValueId product = operands[side];
+        const ValueId other = operands[1 - side];
+        if (dag_.node(product).op != Op::kMul || IsUniform(dag_, product) ||
+            IsUniform(dag_, other) || use_count_[product] != 1 ||
+            phase_[product] != phase_[v] || fused_into_[other] != opt::kNoValue) {
+          continue;
+        }
+        const auto factors = dag_.OperandsOf(product);
+        if (IsUniform(dag_, factors[0]) != IsUniform(dag_, factors[1])) {
+          fused_into_[product] = v;
+          break;
+        }
+      }
+    }
+  }
+
+  std::uint32_t NewScalar(float init = 0.0f) {
+    program_.scalar_init.push_back(init);
+    return static_cast<std::uint32_t>(program_.scalar_init.size() - 1);
+  }
+
+  // A column that lives only within its phase is a virtual register, named
+  // by its value id (or a temporary id past the DAG) until allocation.
+  Operand VirtualRegister(std::uint32_t id) { return Operand{Loc::kRegister, id}; }
+  std::uint32_t NewTemporary() { return static_cast<std::uint32_t>(n_ + temporaries_++); }
+
+  bool Materialized(ValueId v) const { return last_phase_used_[v] > phase_[v]; }
+
+  Operand ColumnDestination(ValueId v) {
+    if (Materialized(v)) return NewColumn(v);
+    return VirtualRegister(v);
+  }
+
+  Operand NewColumn(ValueId v) {
+    column_values_.push_back(v);
+    return Operand{Loc::kColumn, static_cast<std::uint32_t>(column_values_.size() - 1)};
+  }
+
+  void Place(ValueId v) {
+    const DagNode& node = dag_.node(v);
+    Phase& phase = program_.phases[phase_[v]];
+    const OpKind kind = ir::KindOf(node.op);
+    if (IsUniform(dag_, v)) {
+      PlaceUniform(v, phase);
+    } else if (kind == OpKind::kRef) {
+      loc_[v] = Operand{Loc::kInput, node.input};
+    } else if (kind == OpKind::kAggregate) {
+      loc_[v] = NewColumn(v);
+      phase.aggregates.push_back(
+          AggregateStep{node.op, loc_[dag_.OperandsOf(v)[0]], loc_[v], v});
+    } else if (fused_into_[v] != opt::kNoValue) {
+      return;  // computed by the kMulAdd of its user
+    } else {
+      PlaceColumn(v, phase);
+    }
+    for (std::uint32_t k : output_of_[v]) {
+      if (IsUniform(dag_, v)) {
+        program_.uniform_outputs.push_back({k, loc_[v].index});
+      } else {
+        Instruction store;
+        store.form = Form::kStore;
+        store.a = loc_[v];
+        store.slot = k;
+        store.value = v;
+        phase.block.push_back(store);
+      }
+    }
+  }
+
+  void PlaceUniform(ValueId v, Phase& phase) {
+    const DagNode& node = dag_.node(v);
+    const auto operands = dag_.OperandsOf(v);
+    switch (ir::KindOf(node.op)) {
+      case OpKind::kConstant:
+        loc_[v] = Operand{Loc::kScalar, NewScalar(node.constant)};
+        return;
+      case OpKind::kRef:
+        loc_[v] = Operand{Loc::kScalar, NewScalar()};
+        program_.input_scalars.push_back({node.input, loc_[v].index});
+        return;
+      case OpKind::kAggregate:
+        loc_[v] = Operand{Loc::kScalar, NewScalar()};
+        phase.aggregates.push_back(AggregateStep{node.op, loc_[operands[0]], loc_[v], v});
+        return;
+      default:
+        break;
+    }
+    Instruction step = ComputeInstruction(v);
+    step.out = loc_[v] = Operand{Loc::kScalar, NewScalar()};
+    phase.scalars.push_back(step);
+  }
+
+  // The instruction computing v from its operands' locations (out unset).
+  Instruction ComputeInstruction(ValueId v) {
+    const DagNode& node = dag_.node(v);
+    const auto operands = dag_.OperandsOf(v);
+    Instruction in;
+    in.op = node.op;
+    in.value = v;
+    switch (ir::KindOf(node.op)) {
+      case OpKind::kUnary:
+        in.form = Form::kUnary;
+        in.a = loc_[operands[0]];
+        break;
+      case OpKind::kBinary:
+        in.form = Form::kBinary;
+        in.a = loc_[operands[0]];
+        in.b = loc_[operands[1]];
+        break;
+      case OpKind::kConditional:
+        in.form = Form::kIf;
+        in.c = loc_[operands[0]];
+        in.a = loc_[operands[1]];
+        in.b = loc_[operands[2]];
+        break;
+      case OpKind::kVector:
+        in.form = Form::kVector;
+        in.slot = node.input;
+        in.slot2 = node.input2 == opt::kNoValue ? kNoInput : node.input2;
+        break;
+      default:
+        break;
+    }
+    return in;
+  }
+
+  // A scalar operand of a column instruction that has no scalar form is
+  // broadcast into a temporary register first.
+  Operand Broadcast(Operand scalar, Phase& phase) {
+    Instruction fill;
+    fill.form = Form::kFill;
+    fill.a = scalar;
+    fill.out = VirtualRegister(NewTemporary());
+    phase.block.push_back(fill);
+    return fill.out;
+  }
+
+  void PlaceColumn(ValueId v, Phase& phase) {
+    const DagNode& node = dag_.node(v);
+    Instruction in;
+    if (node.op == Op::kConstant) {  // only when the uniform pass is off
+      const Operand scalar{Loc::kScalar, NewScalar(node.constant)};
+      in.form = Form::kFill;
+      in.a = scalar;
+      in.value = v;
+    } else if (node.op == Op::kAdd && IsFusedAdd(v)) {
+      in = MulAddInstruction(v);
+    } else {
+      in = ComputeInstruction(v);
+      if (in.form == Form::kBinary) {
+        if (in.a.loc == Loc::kScalar) in.form = Form::kScalarA;
+        if (in.b.loc == Loc::kScalar) in.form = Form::kScalarB;
+      } else if (in.form == Form::kIf) {
+        for (Operand* operand : {&in.c, &in.a, &in.b}) {
+          if (operand->loc == Loc::kScalar) *operand = Broadcast(*operand, phase);
+        }
+      }
+    }
+    in.out = loc_[v] = ColumnDestination(v);
+    phase.block.push_back(in);
+  }
+
+  bool IsFusedAdd(ValueId v) const {
+    for (ValueId operand : dag_.OperandsOf(v)) {
+      if (fused_into_[operand] == v) return true;
+    }
+    return false;
+  }
+
+  Instruction MulAddInstruction(ValueId v) {
+    const auto operands = dag_.OperandsOf(v);
+    const ValueId product = fused_into_[operands[0]] == v ? operands[0] : operands[1];
+    const ValueId addend = product == operands[0] ? operands[1] : operands[0];
+    const auto factors = dag_.OperandsOf(product);
+    const bool first_uniform = IsUniform(dag_, factors[0]);
+    Instruction in;
+    in.form = Form::kMulAdd;
+    in.op = Op::kAdd;
+    in.value = v;
+    in.a = loc_[addend];
+    in.c = loc_[first_uniform ? factors[0] : factors[1]];  // the scalar s
+    in.b = loc_[first_uniform ? factors[1] : factors[0]];
+    return in;
+  }
+
+  // Linear scan over a phase's block instructions: a register is free again
+  // after the last instruction that reads it, so a result may take the place
+  // of an operand that dies at the same instruction (in place).
+  void AllocateRegisters(Phase& phase) {
+    std::vector<std::size_t> last_read;
+    auto reads = [](Instruction& in) {
+      return std::vector<Operand*>{&in.a, &in.b, &in.c};
+    };
+    const std::size_t virtual_count = n_ + temporaries_;
+    last_read.assign(virtual_count, 0);
+    for (std::size_t i = 0; i < phase.block.size(); ++i) {
+      for (Operand* operand : reads(phase.block[i])) {
+        if (operand->loc == Loc::kRegister) last_read[operand->index] = i;
+      }
+    }
+    std::vector<std::uint32_t> physical(virtual_count, 0);
+    std::vector<std::uint32_t> free;
+    for (std::size_t i = 0; i < phase.block.size(); ++i) {
+      Instruction& in = phase.block[i];
+      for (Operand* operand : reads(in)) {
+        if (operand->loc != Loc::kRegister) continue;
+        const std::uint32_t virtual_register = operand->index;
+        operand->index = physical[virtual_register];
+        if (last_read[virtual_register] == i && options_.reuse_registers &&
+            std::find(free.begin(), free.end(), operand->index) == free.end()) {
+          free.push_back(operand->index);
+        }
+      }
+      if (in.out.loc != Loc::kRegister) continue;
+      std::uint32_t reg;
+      if (!free.empty()) {
+        reg = free.back();
+        free.pop_back();
+      } else {
+        reg = program_.registers++;
+      }
+      physical[in.out.index] = reg;
+      in.out.index = reg;
+    }
+  }
+
+  // Whole-batch columns, reused across phases: a buffer is free for a value
+  // defined in a phase after the last phase that reads the previous value.
+  void AllocateColumns() {
+    std::vector<std::uint32_t> buffer_of(column_values_.size());
+    std::vector<std::uint32_t> busy_until;  // by buffer: last phase reading it
+    for (std::size_t c = 0; c < column_values_.size(); ++c) {
+      const ValueId v = column_values_[c];
+      std::uint32_t buffer = static_cast<std::uint32_t>(busy_until.size());
+      if (options_.reuse_registers) {
+        for (std::uint32_t b = 0; b < busy_until.size(); ++b) {
+          if (busy_until[b] < phase_[v]) {
+            buffer = b;
+            break;
+          }
+        }
+      }
+      if (buffer == busy_until.size()) busy_until.push_back(0);
+      busy_until[buffer] = last_phase_used_[v];
+      buffer_of[c] = buffer;
+    }
+    program_.columns = static_cast<std::uint32_t>(busy_until.size());
+    auto rename = [&](Operand& operand) {
+      if (operand.loc == Loc::kColumn) operand.index = buffer_of[operand.index];
+    };
+    for (Phase& phase : program_.phases) {
+      for (AggregateStep& step : phase.aggregates) {
+        rename(step.operand);
+        rename(step.result);
+      }
+      for (Instruction& in : phase.block) {
+        for (Operand* operand : {&in.out, &in.a, &in.b, &in.c}) rename(*operand);
+      }
+    }
+  }
+
+  const Dag& dag_;
+  const LowerOptions& options_;
+  const std::size_t n_;
+  Program program_;
+  std::vector<std::uint32_t> phase_;
+  std::vector<std::uint32_t> last_phase_used_;
+  std::vector<std::uint32_t> use_count_;
+  std::vector<std::vector<std::uint32_t>> output_of_;
+  std::vector<ValueId> fused_into_;
+  std::vector<Operand> loc_;
+  std::vector<ValueId> column_values_;  // by provisional column index
+  std::size_t temporaries_ = 0;
+};
+
+}  // namespace
+
+Program Lower(const opt::Dag& dag, const LowerOptions& options) {
+  return Lowering(dag, options).Run();
+}
+
+}  // namespace calcjit::vm

@@ -1,0 +1,33 @@
+// Lowering the optimized DAG to a VM program: scheduling into phases,
+// choosing where each value lives, fusing common patterns, and reusing
+// scratch columns by liveness.
+#ifndef CALCJIT_BACKEND_VM_LOWER_H_
+#define CALCJIT_BACKEND_VM_LOWER_H_
+
+#include <cstdint>
+
+#include "backend/vm/program.h"
+#include "calcjit/status.h"
+#include "opt/dag.h"
+
+namespace calcjit::vm {
+
+// The default block: 512 items, so that a block's scratch columns (2 KiB each)
+// stay in L1/L2 (docs/PERFORMANCE.md has the measurement).
+inline constexpr std::uint32_t kDefaultBlockSize = 512;
+
+struct LowerOptions {
+  std::uint32_t block_size = kDefaultBlockSize;
+  Isa isa = Isa::kBaseline;  // a concrete tier
+  // Reuse a scratch column once its value is dead, and compute in place when
+  // an operand dies at the instruction that consumes it.
+  bool reuse_registers = true;
+  // a + s*b (a weighted-sum step) as one instruction instead of two.
+  bool fuse = true;
+};
+
+Program Lower(const opt::Dag& dag, const LowerOptions& options);
+
+}  // namespace calcjit::vm
+
+#endif  // CALCJIT_BACKEND_VM_LOWER_H_

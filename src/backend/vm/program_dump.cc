@@ -1,0 +1,102 @@
+#include <cmath>
+#include <string>
+
+#include "backend/vm/program.h"
+#include "dsl/float_text.h"
+
+namespace calcjit::vm {
+
+namespace {
+
+std::string OperandText(const Operand& operand) {
+  const std::string index = std::to_string(operand.index);
+  switch (operand.loc) {
+    case Loc::kRegister:
+      return "r" + index;
+    case Loc::kInput:
+      return "in" + index;
+    case Loc::kColumn:
+      return "col" + index;
+    case Loc::kScalar:
+      return "s" + index;
+    case Loc::kNone:
+      break;
+  }
+  return "-";
+}
+
+std::string FormText(Form form) {
+  switch (form) {
+    case Form::kUnary: return "unary";
+    case Form::kBinary: return "binary";
+    case Form::kScalarB: return "binary.cs";
+    case Form::kScalarA: return "binary.sc";
+    case Form::kIf: return "if";
+    case Form::kFill: return "fill";
+    case Form::kMulAdd: return "muladd";
+    case Form::kVector: return "vector";
+    case Form::kStore: return "store";
+  }
+  return "?";
+}
+
+std::string InstructionText(const Instruction& in) {
+  std::string text = "  " + FormText(in.form);
+  if (in.form == Form::kStore) {
+    return text + " out" + std::to_string(in.slot) + " = " + OperandText(in.a) + "\n";
+  }
+  if (in.form != Form::kFill && in.form != Form::kMulAdd) {
+    text += " " + std::string(ir::Info(in.op).name);
+  }
+  text += " " + OperandText(in.out) + " =";
+  if (in.form == Form::kVector) {
+    text += " in" + std::to_string(in.slot);
+    if (in.slot2 != kNoInput) text += ", in" + std::to_string(in.slot2);
+  } else if (in.form == Form::kMulAdd) {
+    text += " " + OperandText(in.a) + " + " + OperandText(in.c) + " * " + OperandText(in.b);
+  } else {
+    bool first = true;
+    for (const Operand* operand : {&in.c, &in.a, &in.b}) {
+      if (operand->loc == Loc::kNone) continue;
+      text += (first ? " " : ", ") + OperandText(*operand);
+      first = false;
+    }
+  }
+  return text + "   ; %" + std::to_string(in.value) + "\n";
+}
+
+}  // namespace
+
+std::string Program::Dump() const {
+  std::string out = "vm program: " + std::string(IsaName(isa)) + ", block " +
+                    std::to_string(block_size) + ", " + std::to_string(registers) +
+                    " registers, " + std::to_string(columns) + " columns, " +
+                    std::to_string(scalar_init.size()) + " scalars\n";
+  for (std::size_t s = 0; s < scalar_init.size(); ++s) {
+    if (scalar_init[s] != 0.0f || std::signbit(scalar_init[s])) {
+      out += "  s" + std::to_string(s) + " = " + dsl::FormatShortestFloat(scalar_init[s]) + "\n";
+    }
+  }
+  for (const InputScalar& input : input_scalars) {
+    out += "  s" + std::to_string(input.scalar) + " = in" + std::to_string(input.slot) + "\n";
+  }
+  for (std::size_t p = 0; p < phases.size(); ++p) {
+    const Phase& phase = phases[p];
+    out += "phase " + std::to_string(p) + "\n";
+    for (const AggregateStep& step : phase.aggregates) {
+      out += "  aggregate " + std::string(ir::Info(step.op).name) + " " +
+             OperandText(step.result) + " = " + OperandText(step.operand) + "   ; %" +
+             std::to_string(step.value) + "\n";
+    }
+    for (const Instruction& in : phase.scalars) out += "  once" + InstructionText(in).substr(1);
+    if (!phase.block.empty()) out += " per block:\n";
+    for (const Instruction& in : phase.block) out += "  " + InstructionText(in);
+  }
+  for (const UniformOutput& output : uniform_outputs) {
+    out += "fill out" + std::to_string(output.output) + " = s" + std::to_string(output.scalar) +
+           "\n";
+  }
+  return out;
+}
+
+}  // namespace calcjit::vm
