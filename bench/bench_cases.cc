@@ -3,6 +3,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 namespace calcjit::bench {
@@ -136,23 +138,35 @@ class SeedWorkload final : public Workload {
   std::optional<Batch> batch_;
 };
 
-Result<FeatureSet> ReadRankingSet() {
-  return FeatureSet::ReadFile(CALCJIT_EXAMPLE_SET_PATH, Format::kText);
-}
+// A feature set of the source tree, read at run time (so that editing it
+// needs no rebuild).
+struct SetCase {
+  const char* path;
+  // The largest share of non-finite values, over every output and item,
+  // that the reference interpreter may give; 1 checks nothing. The large
+  // set is generated to be finite except for a few features that hold NaN
+  // for "missing" on purpose, so a larger share means the set or the data
+  // generator broke and the benchmark would time NaN arithmetic.
+  double max_non_finite_share;
+};
 
-// The example set, every output, on one generated query; outputs stay in the
-// batch's own buffers (reused across evaluations).
-class RankingWorkload final : public Workload {
+constexpr SetCase kRankingSet = {CALCJIT_EXAMPLE_SET_PATH, 1.0};
+constexpr SetCase kLargeSet = {CALCJIT_LARGE_SET_PATH, 0.01};
+
+// A set, every output, on one generated query; outputs stay in the batch's
+// own buffers (reused across evaluations).
+class SetWorkload final : public Workload {
  public:
-  static Result<std::unique_ptr<Workload>> Make(Backend backend, std::size_t n) {
-    Result<FeatureSet> set = ReadRankingSet();
+  static Result<std::unique_ptr<Workload>> Make(const SetCase& set_case, Backend backend,
+                                                std::size_t n) {
+    Result<FeatureSet> set = FeatureSet::ReadFile(set_case.path, Format::kText);
     if (!set.ok()) return set.status();
     EngineOptions options;
     options.backend = backend;
     Result<Engine> engine = Engine::Compile(*set, options);
     if (!engine.ok()) return engine.status();
-    auto workload = std::unique_ptr<RankingWorkload>(
-        new RankingWorkload(std::move(engine).value(), n, backend == Backend::kReference));
+    auto workload = std::unique_ptr<SetWorkload>(
+        new SetWorkload(set_case, std::move(engine).value(), n, backend == Backend::kReference));
     CALCJIT_RETURN_IF_ERROR(example::BindExampleQuery(workload->query_, workload->batch_));
     if (backend != Backend::kReference) {
       // The expected bits: the reference interpreter on the same data.
@@ -176,14 +190,14 @@ class RankingWorkload final : public Workload {
     const Schema& schema = engine_.schema();
     if (is_reference_) {
       const std::optional<std::size_t> score = schema.FindOutput("score");
-      if (!score) return "the example set has no output 'score'";
+      if (!score) return std::string(case_.path) + " has no output 'score'";
       const std::span<const float> values = batch_.Output(*score);
       for (std::size_t i = 0; i < values.size(); ++i) {
         if (!(values[i] >= 0.0f && values[i] <= 1.0f)) {
           return DescribeMismatch("score is not in [0, 1]", i, 0.5f, values[i]);
         }
       }
-      return "";
+      return CheckFinite();
     }
     for (std::size_t k = 0; k < expected_.size(); ++k) {
       const std::span<const float> values = batch_.Output(k);
@@ -200,12 +214,34 @@ class RankingWorkload final : public Workload {
   std::size_t item_count() const override { return query_.item_count; }
 
  private:
-  RankingWorkload(Engine engine, std::size_t n, bool is_reference)
-      : engine_(std::move(engine)),
+  SetWorkload(const SetCase& set_case, Engine engine, std::size_t n, bool is_reference)
+      : case_(set_case),
+        engine_(std::move(engine)),
         batch_(engine_),
         query_(example::GenerateExampleQuery(engine_.schema(), n, kDataSeed)),
         is_reference_(is_reference) {}
 
+  std::string CheckFinite() const {
+    if (case_.max_non_finite_share >= 1.0) return "";
+    std::size_t non_finite = 0;
+    std::size_t total = 0;
+    const std::size_t outputs = engine_.schema().outputs.size();
+    for (std::size_t k = 0; k < outputs; ++k) {
+      const std::span<const float> values = batch_.Output(k);
+      for (const float value : values) non_finite += std::isfinite(value) ? 0 : 1;
+      total += values.size();
+    }
+    const double share =
+        total == 0 ? 0.0 : static_cast<double>(non_finite) / static_cast<double>(total);
+    if (share <= case_.max_non_finite_share) return "";
+    char buffer[160];
+    std::snprintf(buffer, sizeof(buffer),
+                  "%zu of %zu output values (%.2f%%) are NaN or infinite; at most %.2f%% allowed",
+                  non_finite, total, 100.0 * share, 100.0 * case_.max_non_finite_share);
+    return buffer;
+  }
+
+  const SetCase& case_;
   Engine engine_;
   Batch batch_;
   example::ExampleQuery query_;
@@ -274,7 +310,21 @@ Result<std::unique_ptr<Workload>> MakeSeedWorkload(const SeedCase& seed_case, co
 
 Result<std::unique_ptr<Workload>> MakeRankingWorkload(const Mode& mode, std::size_t n) {
   if (!mode.backend) return UserError("the ranking set has no manual version");
-  return RankingWorkload::Make(*mode.backend, n);
+  return SetWorkload::Make(kRankingSet, *mode.backend, n);
+}
+
+Result<std::unique_ptr<Workload>> MakeLargeWorkload(const Mode& mode, std::size_t n) {
+  if (!mode.backend) return UserError("the large set has no manual version");
+  return SetWorkload::Make(kLargeSet, *mode.backend, n);
+}
+
+Result<std::string> ReadLargeSetText() {
+  std::ifstream file(kLargeSet.path, std::ios::binary);
+  if (!file.is_open()) return UserError(std::string("cannot open ") + kLargeSet.path);
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) return UserError(std::string("cannot read ") + kLargeSet.path);
+  return text.str();
 }
 
 }  // namespace calcjit::bench

@@ -2,10 +2,11 @@
 // (calcjit_bench) and the callgrind driver (calcjit_bench_callgrind), so that
 // both measure exactly the same code on exactly the same data.
 //
-// A workload is a case (a seed formula of the original study, or the example
-// ranking set) at one item count, prepared for one mode: "manual" (a
-// hand-written C++ loop) or a calcjit backend ("evaluated" is the reference
-// interpreter; "vm" and "jit" join when the build has them).
+// A workload is a case (a seed formula of the original study, the example
+// ranking set, or the large generated set) at one item count, prepared for
+// one mode: "manual" (a hand-written C++ loop) or a calcjit backend
+// ("evaluated" is the reference interpreter; "vm" and "jit" join when the
+// build has them).
 #ifndef CALCJIT_BENCH_BENCH_CASES_H_
 #define CALCJIT_BENCH_BENCH_CASES_H_
 
@@ -38,6 +39,7 @@ std::optional<Mode> FindMode(std::string_view name);
 // The item counts of the study.
 inline constexpr std::size_t kSeedSizes[] = {100, 2000, 10000};
 inline constexpr std::size_t kRankingSize = 2000;
+inline constexpr std::size_t kLargeSize = 2000;
 // The seed of the generated data: fixed, so every run times the same floats.
 inline constexpr std::uint64_t kDataSeed = 42;
 
@@ -72,9 +74,9 @@ class Workload {
   virtual Status Run() = 0;
   // Checks the result against the expected bits (after at least one Run):
   // "" when they agree, else what differs. Seed cases compare with the
-  // manual loop's bits; the ranking set compares a backend with the
-  // reference interpreter, and checks that the reference's scores are
-  // finite and in [0, 1].
+  // manual loop's bits; the feature sets compare a backend with the
+  // reference interpreter, and check that the reference's scores are in
+  // [0, 1] (and, for the large set, that almost every value is finite).
   virtual std::string Check() = 0;
   virtual std::size_t item_count() const = 0;
 };
@@ -84,6 +86,14 @@ Result<std::unique_ptr<Workload>> MakeSeedWorkload(const SeedCase& seed_case, co
 // The example set (examples/ranking/ranking.calc, read from the source tree)
 // on a generated query; only backend modes.
 Result<std::unique_ptr<Workload>> MakeRankingWorkload(const Mode& mode, std::size_t n);
+// The large generated set (bench/large_set.calc, written by
+// bench/gen_large_set.py: 1,000 features, every operator, formulas nested
+// 100+ levels deep), every output, on a generated query; only backend modes.
+Result<std::unique_ptr<Workload>> MakeLargeWorkload(const Mode& mode, std::size_t n);
+
+// The text of bench/large_set.calc, read from the source tree, for timing
+// FeatureSet::Parse and Engine::Compile on it.
+Result<std::string> ReadLargeSetText();
 
 }  // namespace calcjit::bench
 

@@ -3,15 +3,20 @@
 //   BM_Qux/<mode>/<n>      f_qux = f_foo / (f_bar + f_baz), n = 100, 2000, 10000
 //   BM_Sum10/<mode>/<n>    s = x0 + x1 + ... + x9 (left-nested), same sizes
 //   BM_Ranking/<mode>/2000 examples/ranking/ranking.calc, every output
+//   BM_Large/<mode>/2000   bench/large_set.calc (1,000 generated features), every output
+//   BM_Parse/large         FeatureSet::Parse of the large set's text (parse and check)
+//   BM_Prepare/large/<mode> Engine::Compile of the parsed large set (for the VM:
+//                          optimizing and building the program)
 //
 // <mode> is "manual" (hand-written loops; seed formulas only), "evaluated"
 // (the reference interpreter through the public API), then any other backend
 // the build can run ("vm", "jit"), registered by themselves.
 //
-// Every benchmark checks its result once before timing and aborts on a
-// mismatch. After the run, a table of ratios between the modes (from the
-// same run) goes to stderr, so that --benchmark_format=json on stdout stays
-// valid JSON (bench/ratios.py prints the same table from a JSON file).
+// Every evaluation benchmark checks its result once before timing and aborts
+// on a mismatch. After the run, a table of ratios between the modes (from the
+// same run) and the preparation times go to stderr, so that
+// --benchmark_format=json on stdout stays valid JSON (bench/ratios.py prints
+// the same tables from a JSON file).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -20,6 +25,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "bench/bench_cases.h"
@@ -71,6 +77,53 @@ Result<std::unique_ptr<Workload>> MakeRanking(const std::string& /*case_name*/, 
   return MakeRankingWorkload(mode, n);
 }
 
+Result<std::unique_ptr<Workload>> MakeLarge(const std::string& /*case_name*/, const Mode& mode,
+                                            std::size_t n) {
+  return MakeLargeWorkload(mode, n);
+}
+
+// Reports the time per feature too: sets differ in size, and "how long does
+// a set of N features take to load" is the question users ask.
+void SetPerFeature(benchmark::State& state, std::size_t features) {
+  state.counters["per_feature"] = benchmark::Counter(
+      static_cast<double>(features),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+std::string LargeSetTextOrDie(const std::string& name) {
+  Result<std::string> text = ReadLargeSetText();
+  if (!text.ok()) Die(name, text.status().ToString());
+  return std::move(text).value();
+}
+
+// Parsing and checking the text: what every process pays once per set.
+void RunParse(benchmark::State& state, const std::string& name) {
+  const std::string text = LargeSetTextOrDie(name);
+  std::size_t features = 0;
+  for (auto _ : state) {
+    Result<FeatureSet> set = FeatureSet::Parse(text, Format::kText);
+    if (!set.ok()) Die(name, set.status().ToString());
+    features = set->schema().outputs.size();
+    benchmark::DoNotOptimize(set);
+  }
+  SetPerFeature(state, features);
+}
+
+// Compiling the parsed set for one backend; the engine is destroyed inside
+// the loop too (pausing the timer for it would cost more than it hides).
+void RunPrepare(benchmark::State& state, const std::string& name, const Mode& mode) {
+  Result<FeatureSet> set = FeatureSet::Parse(LargeSetTextOrDie(name), Format::kText);
+  if (!set.ok()) Die(name, set.status().ToString());
+  EngineOptions options;
+  options.backend = *mode.backend;
+  for (auto _ : state) {
+    Result<Engine> engine = Engine::Compile(*set, options);
+    if (!engine.ok()) Die(name, engine.status().ToString());
+    benchmark::DoNotOptimize(engine);
+  }
+  SetPerFeature(state, set->schema().outputs.size());
+}
+
 void RegisterAll() {
   const std::vector<Mode> modes = AvailableModes();
   for (const SeedCase& seed_case : SeedCases()) {
@@ -98,11 +151,33 @@ void RegisterAll() {
         ->Arg(static_cast<std::int64_t>(kRankingSize))
         ->Unit(benchmark::kMicrosecond);
   }
+  for (const Mode& mode : modes) {
+    if (!mode.backend) continue;
+    const std::string name = "BM_Large/" + mode.name;
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [name, mode](benchmark::State& state) {
+                                   RunWorkload(state, name + "/" + std::to_string(state.range(0)),
+                                               &MakeLarge, "Large", mode);
+                                 })
+        ->Arg(static_cast<std::int64_t>(kLargeSize))
+        ->Unit(benchmark::kMillisecond);
+  }
+  benchmark::RegisterBenchmark("BM_Parse/large", [](benchmark::State& state) {
+    RunParse(state, "BM_Parse/large");
+  })->Unit(benchmark::kMillisecond);
+  for (const Mode& mode : modes) {
+    if (!mode.backend) continue;
+    const std::string name = "BM_Prepare/large/" + mode.name;
+    benchmark::RegisterBenchmark(name.c_str(), [name, mode](benchmark::State& state) {
+      RunPrepare(state, name, mode);
+    })->Unit(benchmark::kMillisecond);
+  }
 }
 
 // Forwards everything to the display reporter the flags ask for, and keeps
 // each benchmark's CPU time per iteration (the median when there are
-// repetitions) to print the ratios between modes at the end.
+// repetitions) to print the ratios between modes at the end, and the
+// preparation times (the benchmarks without an item count) after them.
 class RatioReporter final : public benchmark::BenchmarkReporter {
  public:
   explicit RatioReporter(benchmark::BenchmarkReporter* display) : display_(display) {}
@@ -119,21 +194,30 @@ class RatioReporter final : public benchmark::BenchmarkReporter {
       if (run.run_type == Run::RT_Aggregate && !median) continue;
       // "BM_Qux/manual" + "2000"
       const std::string& function = run.run_name.function_name;
+      const double nanoseconds = run.GetAdjustedCPUTime() * Scale(run.time_unit);
+      // A median beats single repetitions; without one, the last repetition counts.
+      auto record = [&](Entry& entry) {
+        if (median || !entry.is_median) entry = Entry{nanoseconds, median};
+      };
+      if (run.run_name.args.empty()) {
+        // "BM_Parse/large", "BM_Prepare/large/vm": no item count, no ratio row.
+        if (preparation_.count(function) == 0) preparation_order_.push_back(function);
+        record(preparation_[function]);
+        continue;
+      }
       const std::size_t slash = function.find('/');
       if (slash == std::string::npos) continue;
       const Key key{function.substr(3, slash - 3), std::stoul(run.run_name.args),
                     function.substr(slash + 1)};
-      const double nanoseconds = run.GetAdjustedCPUTime() * Scale(run.time_unit);
       if (times_.count(key) == 0) order_.push_back(key);
-      Entry& entry = times_[key];
-      // A median beats single repetitions; without one, the last repetition counts.
-      if (median || !entry.is_median) entry = Entry{nanoseconds, median};
+      record(times_[key]);
     }
   }
 
   void Finalize() override {
     display_->Finalize();
     PrintRatios();
+    PrintPreparation();
   }
 
  private:
@@ -218,6 +302,29 @@ class RatioReporter final : public benchmark::BenchmarkReporter {
     }
   }
 
+  // Milliseconds per call, and for BM_Prepare/<set>/<mode> the ratio to the
+  // reference interpreter's compile time of the same set.
+  void PrintPreparation() {
+    if (preparation_.empty()) return;
+    std::fprintf(stderr,
+                 "\nPreparation, CPU time per call (median of the repetitions), this run:\n");
+    std::fprintf(stderr, "  %s%s%s\n", Pad("benchmark", 32).c_str(), Pad("ms", 12).c_str(),
+                 "x evaluated");
+    for (const std::string& name : preparation_order_) {
+      const double nanoseconds = preparation_.at(name).nanoseconds;
+      std::string ratio = "-";
+      const std::size_t last_slash = name.rfind('/');
+      if (name.rfind("BM_Prepare/", 0) == 0 && last_slash != std::string::npos) {
+        const auto reference = preparation_.find(name.substr(0, last_slash) + "/evaluated");
+        if (reference != preparation_.end() && reference->second.nanoseconds > 0.0) {
+          ratio = Format("%.1fx", nanoseconds / reference->second.nanoseconds);
+        }
+      }
+      std::fprintf(stderr, "  %s%s%s\n", Pad(name, 32).c_str(),
+                   Pad(Format("%.3f", nanoseconds / 1e6), 12).c_str(), ratio.c_str());
+    }
+  }
+
   static std::string Format(const char* format, double value) {
     char buffer[32];
     std::snprintf(buffer, sizeof(buffer), format, value);
@@ -229,7 +336,9 @@ class RatioReporter final : public benchmark::BenchmarkReporter {
 
   std::unique_ptr<benchmark::BenchmarkReporter> display_;
   std::map<Key, Entry> times_;
-  std::vector<Key> order_;  // of first report
+  std::vector<Key> order_;                      // of first report
+  std::map<std::string, Entry> preparation_;    // by benchmark name
+  std::vector<std::string> preparation_order_;  // of first report
 };
 
 }  // namespace

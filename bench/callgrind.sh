@@ -6,7 +6,7 @@
 #
 #   bench/callgrind.sh [BUILD_DIR]     (default: build)
 #
-# Modes the build cannot run (vm, jit today) are skipped.
+# Modes the build cannot run (jit today) are skipped.
 #
 # Caveat: valgrind counts every iteration of a `rep stosb` as one instruction,
 # and glibc's memset uses `rep stosb` for blocks of 2 KiB and more; so a
@@ -39,3 +39,4 @@ for case in Qux Sum10; do
   for mode in manual evaluated vm jit; do run "$case" "$mode" 2000 200; done
 done
 for mode in evaluated vm jit; do run Ranking "$mode" 2000 3; done
+for mode in evaluated vm jit; do run Large "$mode" 2000 2; done

@@ -5,7 +5,7 @@
 //   valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*MeasuredLoop*'
 //            build/bench/calcjit_bench_callgrind Qux evaluated 2000 100
 //
-// CASE is Qux, Sum10 or Ranking; MODE is manual, evaluated, vm or jit.
+// CASE is Qux, Sum10, Ranking or Large; MODE is manual, evaluated, vm or jit.
 // bench/callgrind.sh runs every case and mode and prints a table.
 #include <cstdio>
 #include <cstdlib>
@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
 
   calcjit::Result<std::unique_ptr<Workload>> workload =
       case_name == "Ranking" ? MakeRankingWorkload(*mode, n)
+      : case_name == "Large" ? MakeLargeWorkload(*mode, n)
       : FindSeedCase(case_name) != nullptr
           ? MakeSeedWorkload(*FindSeedCase(case_name), *mode, n)
           : calcjit::Result<std::unique_ptr<Workload>>(

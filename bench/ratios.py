@@ -7,8 +7,11 @@
 Prints, per case and item count, the time per item of every mode (the median
 of the repetitions when there are several, CPU time unless --real), then
 <mode>/manual for every backend and evaluated/<mode> for the backends other
-than the reference interpreter, as a Markdown table (docs/PERFORMANCE.md).
-calcjit_bench prints the same ratios to stderr at the end of a run.
+than the reference interpreter, as a Markdown table (docs/PERFORMANCE.md);
+then the preparation benchmarks (BM_Parse/<set>, BM_Prepare/<set>/<mode>: no
+item count) in milliseconds per call, each compile time also as a multiple
+of the reference interpreter's. calcjit_bench prints the same tables to
+stderr at the end of a run.
 """
 import argparse
 import json
@@ -28,6 +31,8 @@ def main():
     times = {}  # (case, n) -> {mode: ns per evaluation}
     order = []
     medians = set()
+    preparation = {}  # benchmark name -> ns per call
+    preparation_medians = set()
     for b in data["benchmarks"]:
         if b.get("error_occurred"):
             continue
@@ -36,7 +41,13 @@ def main():
             continue
         name = b.get("run_name", b["name"])  # BM_Qux/manual/2000
         parts = name.split("/")
-        if len(parts) != 3 or not parts[0].startswith("BM_"):
+        if parts[0] in ("BM_Parse", "BM_Prepare"):
+            if is_median or name not in preparation_medians:
+                preparation[name] = b[field] * UNIT_NS[b["time_unit"]]
+            if is_median:
+                preparation_medians.add(name)
+            continue
+        if len(parts) != 3 or not parts[0].startswith("BM_") or not parts[2].isdigit():
             continue
         case, mode, n = parts[0][3:], parts[1], int(parts[2])
         key = (case, n)
@@ -70,6 +81,18 @@ def main():
         row += [f"{t['evaluated'] / t[m]:.1f}x" if m in t and "evaluated" in t else "-"
                 for m in faster]
         print("| " + " | ".join(row) + " |")
+
+    if preparation:
+        print()
+        print("| benchmark | ms per call | x evaluated |")
+        print("|---|---|---|")
+        for name, ns in preparation.items():
+            ratio = "-"
+            if name.startswith("BM_Prepare/"):
+                reference = preparation.get(name.rsplit("/", 1)[0] + "/evaluated")
+                if reference:
+                    ratio = f"{ns / reference:.1f}x"
+            print(f"| {name} | {ns / 1e6:.3f} | {ratio} |")
 
 
 if __name__ == "__main__":

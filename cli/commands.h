@@ -4,6 +4,7 @@
 #ifndef CALCJIT_CLI_COMMANDS_H_
 #define CALCJIT_CLI_COMMANDS_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,15 @@ struct EvalOptions {
   std::vector<std::string> keep;
 };
 
+struct DumpOptions {
+  SetSource set;
+  std::string what = "program";  // dag | passes | program
+  std::vector<std::string> outputs;
+  std::vector<std::string> disabled_passes;
+  std::string isa = "auto";
+  std::uint32_t block_size = 0;
+};
+
 struct DemoOptions {
   std::size_t items = 2000;
   unsigned seed = 42;
@@ -46,6 +56,7 @@ int RunCheck(const CheckOptions& options);
 int RunPrint(const PrintOptions& options);
 int RunEval(const EvalOptions& options);
 int RunDemo(const DemoOptions& options);
+int RunDump(const DumpOptions& options);
 
 }  // namespace calcjit::cli
 

@@ -53,6 +53,24 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   eval_command->callback([&] { exit_code = RunEval(eval); });
 
+  DumpOptions dump;
+  CLI::App* dump_command = app.add_subcommand(
+      "dump", "Show what the optimizer and the VM make of a set: the DAG, each pass, the program");
+  AddSetArgument(dump_command, &dump.set);
+  auto* what = dump_command->add_option_group("what", "What to show (default: --program)");
+  what->add_flag_callback("--dag", [&] { dump.what = "dag"; }, "The optimized DAG");
+  what->add_flag_callback("--passes", [&] { dump.what = "passes"; },
+                          "The DAG after each optimizer pass, with timings");
+  what->add_flag_callback("--program", [&] { dump.what = "program"; }, "The VM program");
+  what->require_option(0, 1);
+  dump_command->add_option("--outputs", dump.outputs, "Outputs to compute, in order")
+      ->delimiter(',');
+  dump_command->add_option("--disable", dump.disabled_passes, "Passes to switch off")
+      ->delimiter(',');
+  dump_command->add_option("--isa", dump.isa, "auto, x86-64, avx2 or avx512");
+  dump_command->add_option("--block-size", dump.block_size, "VM items per block");
+  dump_command->callback([&] { exit_code = RunDump(dump); });
+
   DemoOptions demo;
   CLI::App* demo_command = app.add_subcommand(
       "demo", "Rank a generated query with the bundled example feature set on every backend");

@@ -21,7 +21,11 @@ set(CALCJIT_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
     -Wno-missing-field-initializers
     # GCC 12 reports impossible overlaps in std::string concatenation at -O3
     # (GCC bug 105329, a false positive fixed in GCC 13).
-    -Wno-restrict)
+    -Wno-restrict
+    # The kernels pass 32- and 64-byte vectors (math/vector.h, aggregate.h)
+    # between always-inlined functions; GCC notes that such a call would have
+    # another ABI under AVX, which never matters for inlined calls.
+    -Wno-psabi)
 
 function(calcjit_target_defaults target)
   target_compile_options(${target} PRIVATE ${CALCJIT_WARNINGS})

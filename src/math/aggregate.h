@@ -22,10 +22,6 @@ namespace calcjit::math {
 
 CALCJIT_KERNEL bool IsNanItem(float v) { return v != v; }
 
-CALCJIT_KERNEL double CombineStripes(const double (&s)[8]) {
-  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
-}
-
 CALCJIT_KERNEL void FillColumn(std::span<float> out, float value) {
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = value;
 }
@@ -36,25 +32,44 @@ struct StripedSum {
   std::size_t count = 0;
 };
 
+// Eight float32 items and the eight float64 partial sums they go to (GCC's
+// and clang's vector extension: one vector conversion and add per group of
+// eight items, each lane rounded exactly like the scalar code).
+typedef float Floats8 __attribute__((vector_size(32)));
+typedef int Ints8 __attribute__((vector_size(32)));
+typedef double Doubles8 __attribute__((vector_size(64)));
+
+CALCJIT_KERNEL Floats8 LoadFloats8(const float* p) {
+  Floats8 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+CALCJIT_KERNEL double CombineStripes(Doubles8 s) {
+  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
 // Adding +0.0 for a NaN item is the same as skipping it: a partial sum starts
 // at +0 and can never become -0 (x + y is -0 only when both are -0), and
 // s + (+0) == s for every other s, infinities and NaN included.
 CALCJIT_KERNEL StripedSum SumNonNan(std::span<const float> x) {
-  double s[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-  std::size_t count = 0;
+  Doubles8 s = {};
+  Ints8 nan_count = {};
   const std::size_t n = x.size();
   const float* data = x.data();
   std::size_t i = 0;
   for (const std::size_t full = n - n % 8; i < full; i += 8) {
-    for (std::size_t j = 0; j < 8; ++j) {
-      const float v = data[i + j];
-      s[j] += IsNanItem(v) ? 0.0 : static_cast<double>(v);
-      count += IsNanItem(v) ? 0 : 1;
-    }
+    const Floats8 v = LoadFloats8(data + i);
+    const Ints8 nan = v != v;  // -1 in the lanes that hold NaN
+    const Floats8 zero = {};
+    s = s + __builtin_convertvector(nan ? zero : v, Doubles8);
+    nan_count = nan_count - nan;
   }
-  for (; i < n; ++i) {
+  std::size_t count = i;
+  for (int lane = 0; lane < 8; ++lane) count -= static_cast<std::size_t>(nan_count[lane]);
+  for (std::size_t j = 0; i < n; ++i, ++j) {
     const float v = data[i];
-    s[i % 8] += IsNanItem(v) ? 0.0 : static_cast<double>(v);
+    s[j] = s[j] + (IsNanItem(v) ? 0.0 : static_cast<double>(v));
     count += IsNanItem(v) ? 0 : 1;
   }
   return StripedSum{CombineStripes(s), count};
@@ -72,14 +87,14 @@ CALCJIT_KERNEL float MinNonNan(std::span<const float> x) {
   for (const std::size_t full = x.size() - x.size() % 16; i < full; i += 16) {
     for (std::size_t j = 0; j < 16; ++j) {
       const float v = x[i + j];
-      lanes[j] = IsNanItem(v) ? lanes[j] : Min(lanes[j], v);
+      lanes[j] = Select(IsNanItem(v), lanes[j], Min(lanes[j], v));
       count += IsNanItem(v) ? 0 : 1;
     }
   }
   float result = kInf;
   for (; i < x.size(); ++i) {
     const float v = x[i];
-    result = IsNanItem(v) ? result : Min(result, v);
+    result = Select(IsNanItem(v), result, Min(result, v));
     count += IsNanItem(v) ? 0 : 1;
   }
   for (float lane : lanes) result = Min(result, lane);
@@ -96,14 +111,14 @@ CALCJIT_KERNEL float MaxNonNan(std::span<const float> x) {
   for (const std::size_t full = x.size() - x.size() % 16; i < full; i += 16) {
     for (std::size_t j = 0; j < 16; ++j) {
       const float v = x[i + j];
-      lanes[j] = IsNanItem(v) ? lanes[j] : Max(lanes[j], v);
+      lanes[j] = Select(IsNanItem(v), lanes[j], Max(lanes[j], v));
       count += IsNanItem(v) ? 0 : 1;
     }
   }
   float result = kMinusInf;
   for (; i < x.size(); ++i) {
     const float v = x[i];
-    result = IsNanItem(v) ? result : Max(result, v);
+    result = Select(IsNanItem(v), result, Max(result, v));
     count += IsNanItem(v) ? 0 : 1;
   }
   for (float lane : lanes) result = Max(result, lane);
@@ -118,29 +133,33 @@ CALCJIT_KERNEL double MeanNonNan(std::span<const float> x) {
 
 // Population standard deviation in two passes (spec section 3), the squared
 // deviations striped like the sum (squares are never -0, so +0 for a NaN
-// item is again the same as skipping it).
-CALCJIT_KERNEL double StdNonNan(std::span<const float> x) {
-  const StripedSum s = SumNonNan(x);
+// item is again the same as skipping it). `s` is SumNonNan(x).
+CALCJIT_KERNEL double StdNonNan(std::span<const float> x, const StripedSum& s) {
   if (s.count == 0) return static_cast<double>(CanonicalNan());
   const double mean = s.sum / static_cast<double>(s.count);
-  double d[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  Doubles8 d = {};
   const std::size_t n = x.size();
   const float* data = x.data();
   std::size_t i = 0;
   for (const std::size_t full = n - n % 8; i < full; i += 8) {
-    for (std::size_t j = 0; j < 8; ++j) {
-      const float v = data[i + j];
-      const double deviation = static_cast<double>(v) - mean;
-      d[j] += IsNanItem(v) ? 0.0 : deviation * deviation;
-    }
+    const Floats8 v = LoadFloats8(data + i);
+    const Ints8 nan = v != v;
+    const Floats8 zero = {};
+    // A NaN item contributes (0 - mean)^2 here, masked to +0 below.
+    const Doubles8 deviation = __builtin_convertvector(nan ? zero : v, Doubles8) - mean;
+    const Doubles8 square = deviation * deviation;
+    const Doubles8 none = {};
+    d = d + (__builtin_convertvector(nan, long long __attribute__((vector_size(64)))) ? none : square);
   }
-  for (; i < n; ++i) {
+  for (std::size_t j = 0; i < n; ++i, ++j) {
     const float v = data[i];
     const double deviation = static_cast<double>(v) - mean;
-    d[i % 8] += IsNanItem(v) ? 0.0 : deviation * deviation;
+    d[j] = d[j] + (IsNanItem(v) ? 0.0 : deviation * deviation);
   }
   return __builtin_sqrt(CombineStripes(d) / static_cast<double>(s.count));
 }
+
+CALCJIT_KERNEL double StdNonNan(std::span<const float> x) { return StdNonNan(x, SumNonNan(x)); }
 
 CALCJIT_KERNEL void BatchMin(std::span<const float> x, std::span<float> out) {
   FillColumn(out, MinNonNan(x));
@@ -170,36 +189,43 @@ CALCJIT_KERNEL std::uint32_t MonotonicBits(float v) {
   return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
 }
 
-// Sorts 64-bit keys by their upper 32 bits: an LSD radix sort in three
-// passes of 11 bits (the order among equal upper halves does not matter to
-// rank). `temp` is as large as `keys`; the result ends in `keys`.
+// Sorts 64-bit keys by their upper 32 bits: an LSD radix sort, one pass per
+// byte of the value, skipping the bytes all keys share (the order among equal
+// values does not matter to rank). `temp` is as large as `keys`; the result
+// ends in `keys`. 256 buckets keep the fixed cost small for a few thousand items.
 CALCJIT_KERNEL void RadixSortByValue(std::span<std::uint64_t> keys,
                                      std::span<std::uint64_t> temp) {
-  constexpr int kBits = 11;
-  constexpr std::size_t kBuckets = std::size_t{1} << kBits;
-  std::uint32_t counts[3][kBuckets] = {};
+  std::uint32_t counts[4][256] = {};
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    for (int pass = 0; pass < 3; ++pass) {
-      ++counts[pass][(keys[i] >> (32 + pass * kBits)) & (kBuckets - 1)];
-    }
+    const auto value = static_cast<std::uint32_t>(keys[i] >> 32);
+    ++counts[0][value & 0xFF];
+    ++counts[1][(value >> 8) & 0xFF];
+    ++counts[2][(value >> 16) & 0xFF];
+    ++counts[3][value >> 24];
   }
   std::uint64_t* from = keys.data();
   std::uint64_t* to = temp.data();
-  for (int pass = 0; pass < 3; ++pass) {
+  for (int pass = 0; pass < 4; ++pass) {
     std::uint32_t offset = 0;
-    for (std::size_t b = 0; b < kBuckets; ++b) {
+    bool one_bucket = false;
+    for (std::size_t b = 0; b < 256; ++b) {
       const std::uint32_t here = counts[pass][b];
+      one_bucket = one_bucket || here == keys.size();
       counts[pass][b] = offset;
       offset += here;
     }
+    if (one_bucket) continue;  // every key has the same byte here
+    const int shift = 32 + 8 * pass;
     for (std::size_t i = 0; i < keys.size(); ++i) {
-      to[counts[pass][(from[i] >> (32 + pass * kBits)) & (kBuckets - 1)]++] = from[i];
+      to[counts[pass][(from[i] >> shift) & 0xFF]++] = from[i];
     }
     std::uint64_t* swap = from;
     from = to;
     to = swap;
   }
-  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = from[i];  // three passes end in temp
+  if (from != keys.data()) {
+    for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = from[i];
+  }
 }
 
 // Whether two keys hold equal values by IEEE ==: equal bits, or -0 and +0.
@@ -220,17 +246,21 @@ CALCJIT_KERNEL bool SameValue(std::uint64_t a, std::uint64_t b) {
 // least 2 * x.size() keys.
 CALCJIT_KERNEL void Rank(std::span<const float> x, std::span<float> out,
                          std::span<std::uint64_t> scratch) {
+  // NaN items get the largest key, so they sort after every value and are
+  // left out by `count`; this keeps the loop free of branches (it vectorizes).
   std::size_t count = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
     const float v = x[i];
-    if (IsNanItem(v)) {
-      out[i] = v;
-      continue;
-    }
-    scratch[count++] = (static_cast<std::uint64_t>(MonotonicBits(v)) << 32) | i;
+    const std::uint32_t value = IsNanItem(v) ? 0xFFFFFFFFu : MonotonicBits(v);
+    scratch[i] = (static_cast<std::uint64_t>(value) << 32) | i;
+    count += IsNanItem(v) ? 0 : 1;
   }
-  const std::span<std::uint64_t> keys = scratch.first(count);
-  RadixSortByValue(keys, scratch.subspan(x.size(), count));
+  const std::span<std::uint64_t> keys = scratch.first(x.size());
+  RadixSortByValue(keys, scratch.subspan(x.size(), x.size()));
+  for (std::size_t k = count; k < x.size(); ++k) {
+    const std::size_t item = keys[k] & 0xFFFFFFFFu;
+    out[item] = x[item];  // a NaN item stays NaN (out may be x: it is NaN there too)
+  }
   std::size_t greater = 0;
   for (std::size_t end = count; end > 0;) {
     std::size_t begin = end - 1;
@@ -251,20 +281,23 @@ CALCJIT_KERNEL void Softmax(std::span<const float> x, std::span<float> out) {
   for (std::size_t i = 0; i < n; ++i) {
     const float v = x[i];
     const float e = Exp(v - m);
-    out[i] = IsNanItem(v) ? v : e;
+    out[i] = Select(IsNanItem(v), v, e);
   }
-  double s[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  Doubles8 s = {};
   std::size_t i = 0;
   for (const std::size_t full = n - n % 8; i < full; i += 8) {
-    for (std::size_t j = 0; j < 8; ++j) {
-      s[j] += IsNanItem(x[i + j]) ? 0.0 : static_cast<double>(out[i + j]);
-    }
+    const Floats8 v = LoadFloats8(x.data() + i);
+    const Floats8 e = LoadFloats8(out.data() + i);
+    const Floats8 zero = {};
+    s = s + __builtin_convertvector(v != v ? zero : e, Doubles8);
   }
-  for (; i < n; ++i) s[i % 8] += IsNanItem(x[i]) ? 0.0 : static_cast<double>(out[i]);
+  for (std::size_t j = 0; i < n; ++i, ++j) {
+    s[j] = s[j] + (IsNanItem(x[i]) ? 0.0 : static_cast<double>(out[i]));
+  }
   const double total = CombineStripes(s);
   for (std::size_t k = 0; k < n; ++k) {
     const float p = static_cast<float>(static_cast<double>(out[k]) / total);
-    out[k] = IsNanItem(x[k]) ? x[k] : p;
+    out[k] = Select(IsNanItem(x[k]), x[k], p);
   }
 }
 
@@ -276,19 +309,21 @@ CALCJIT_KERNEL void MinMaxScale(std::span<const float> x, std::span<float> out) 
   for (std::size_t i = 0; i < x.size(); ++i) {
     const float v = x[i];
     const float scaled = (v - lo) / range;
-    out[i] = IsNanItem(v) ? v : (hi == lo ? 0.0f : scaled);
+    out[i] = Select(IsNanItem(v), v, Select(hi == lo, 0.0f, scaled));
   }
 }
 
 // (x - MEAN) / STD in float32, MEAN and STD rounded to float32 first; 0
 // where STD == 0; NaN items stay NaN.
 CALCJIT_KERNEL void Zscore(std::span<const float> x, std::span<float> out) {
-  const float mean = static_cast<float>(MeanNonNan(x));
-  const float std_dev = static_cast<float>(StdNonNan(x));
+  const StripedSum sum = SumNonNan(x);
+  const float mean = static_cast<float>(
+      sum.count == 0 ? static_cast<double>(CanonicalNan()) : sum.sum / static_cast<double>(sum.count));
+  const float std_dev = static_cast<float>(StdNonNan(x, sum));
   for (std::size_t i = 0; i < x.size(); ++i) {
     const float v = x[i];
     const float z = (v - mean) / std_dev;
-    out[i] = IsNanItem(v) ? v : (std_dev == 0.0f ? 0.0f : z);
+    out[i] = Select(IsNanItem(v), v, Select(std_dev == 0.0f, 0.0f, z));
   }
 }
 

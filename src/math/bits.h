@@ -26,6 +26,15 @@ CALCJIT_KERNEL float CanonicalNan() { return FloatFromBits(kCanonicalNanBits); }
 
 CALCJIT_KERNEL float CanonicalizeNan(float x) { return x != x ? CanonicalNan() : x; }
 
+// `condition ? a : b` as an integer blend of the bits. GCC (with its default
+// -ftrapping-math) does not if-convert a float select whose arms compute
+// something, so a loop over such code stays scalar; a blend of bits is
+// always branch-free and vectorizes, in GCC and in clang alike.
+CALCJIT_KERNEL float Select(bool condition, float a, float b) {
+  const std::uint32_t mask = 0u - static_cast<std::uint32_t>(condition);
+  return FloatFromBits((FloatBits(a) & mask) | (FloatBits(b) & ~mask));
+}
+
 // |x| with the sign of `sign` (std::copysign without a libm dependency, so the
 // same code compiles to bitcode for the JIT).
 CALCJIT_KERNEL float CopySign(float magnitude, float sign) {

@@ -31,29 +31,39 @@ CALCJIT_KERNEL float Sqrt(float x) { return std::sqrt(x); }
 // floor, ceil and round without libm (which only inlines with SSE4.1): every
 // float with |x| >= 2^23 is already an integer, below that the truncation
 // through int32 is exact. The result always has the sign of x (floor(-0.5) =
-// -1, ceil(-0.5) = -0, round(-0.2) = -0), so the sign is copied last; NaN and
-// infinities fall in the |x| >= 2^23 branch (the comparison is false for NaN).
-CALCJIT_KERNEL float TruncSmall(float x) { return static_cast<float>(static_cast<std::int32_t>(x)); }
-CALCJIT_KERNEL bool IsSmallForRounding(float x) { return Abs(x) < 8388608.0f; }
+// -1, ceil(-0.5) = -0, round(-0.2) = -0), so the sign is copied last. NaN and
+// infinities are not "small" (their bits compare above 2^23's) and pass
+// through. Selects are bit blends (math/bits.h) so that loops vectorize.
+CALCJIT_KERNEL bool IsSmallForRounding(float x) {
+  return (FloatBits(x) & 0x7FFFFFFFu) < 0x4B000000u;  // |x| < 2^23
+}
+CALCJIT_KERNEL float TruncSmall(float x) {
+  return static_cast<float>(static_cast<std::int32_t>(x));
+}
 
 CALCJIT_KERNEL float Floor(float x) {
-  const float t = TruncSmall(IsSmallForRounding(x) ? x : 0.0f);
-  const float r = t > x ? t - 1.0f : t;
-  return IsSmallForRounding(x) ? CopySign(r, x) : x;
+  const bool small = IsSmallForRounding(x);
+  const float safe = Select(small, x, 0.0f);
+  const float t = TruncSmall(safe);
+  const float r = Select(t > safe, t - 1.0f, t);
+  return Select(small, CopySign(r, x), x);
 }
 
 CALCJIT_KERNEL float Ceil(float x) {
-  const float t = TruncSmall(IsSmallForRounding(x) ? x : 0.0f);
-  const float r = t < x ? t + 1.0f : t;
-  return IsSmallForRounding(x) ? CopySign(r, x) : x;
+  const bool small = IsSmallForRounding(x);
+  const float safe = Select(small, x, 0.0f);
+  const float t = TruncSmall(safe);
+  const float r = Select(t < safe, t + 1.0f, t);
+  return Select(small, CopySign(r, x), x);
 }
 
-// Half away from zero, as C roundf.
+// Half away from zero, as C roundf. safe - t is exact (the fraction).
 CALCJIT_KERNEL float Round(float x) {
-  const float small = IsSmallForRounding(x) ? x : 0.0f;
-  const float t = TruncSmall(small);
-  const float magnitude = Abs(t) + (Abs(small - t) >= 0.5f ? 1.0f : 0.0f);
-  return IsSmallForRounding(x) ? CopySign(magnitude, x) : x;
+  const bool small = IsSmallForRounding(x);
+  const float safe = Select(small, x, 0.0f);
+  const float t = TruncSmall(safe);
+  const float magnitude = Abs(t) + Select(Abs(safe - t) >= 0.5f, 1.0f, 0.0f);
+  return Select(small, CopySign(magnitude, x), x);
 }
 
 // 1 if x > 0, -1 if x < 0, else x (so ±0 and NaN pass through).
@@ -73,15 +83,17 @@ CALCJIT_KERNEL float Div(float a, float b) { return a / b; }
 // min(-0, +0) = -0, max(-0, +0) = +0. Equal operands have equal bits except
 // for ±0, where OR-ing the bits picks -0 and AND-ing picks +0.
 CALCJIT_KERNEL float Min(float a, float b) {
-  const float equal = FloatFromBits(FloatBits(a) | FloatBits(b));
-  const float ordered = a < b ? a : (b < a ? b : equal);
-  return (a != a || b != b) ? a + b : ordered;
+  const bool unordered = (a != a) | (b != b);
+  const float ordered = Select(a == b, FloatFromBits(FloatBits(a) | FloatBits(b)),
+                               Select(a < b, a, b));
+  return Select(unordered, a + b, ordered);
 }
 
 CALCJIT_KERNEL float Max(float a, float b) {
-  const float equal = FloatFromBits(FloatBits(a) & FloatBits(b));
-  const float ordered = a > b ? a : (b > a ? b : equal);
-  return (a != a || b != b) ? a + b : ordered;
+  const bool unordered = (a != a) | (b != b);
+  const float ordered = Select(a == b, FloatFromBits(FloatBits(a) & FloatBits(b)),
+                               Select(a > b, a, b));
+  return Select(unordered, a + b, ordered);
 }
 
 // IEEE comparisons: false with a NaN operand, except Ne.

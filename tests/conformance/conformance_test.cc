@@ -139,8 +139,19 @@ void ExpectError(const Case& c, const Status& status) {
   }
 }
 
-void RunCase(const Case& c, Backend backend) {
+// A backend configuration the cases run on.
+struct Target {
+  std::string name;
+  Backend backend;
+  Isa isa = Isa::kAuto;
+  std::uint32_t block_size = 0;
+};
+
+void RunCase(const Case& c, const Target& target) {
   SCOPED_TRACE(c.file + ":" + std::to_string(c.line) + " case " + c.name);
+  if (!IsIsaSupported(target.isa)) {
+    GTEST_SKIP() << "this CPU has no " << IsaName(target.isa);
+  }
   const Result<FeatureSet> set = FeatureSet::Parse(c.set, Format::kText);
   if (!set.ok()) {
     if (c.error.empty()) FAIL() << "set does not load:\n" << set.status().ToString();
@@ -148,7 +159,9 @@ void RunCase(const Case& c, Backend backend) {
     return;
   }
   EngineOptions options;
-  options.backend = backend;
+  options.backend = target.backend;
+  options.isa = target.isa;
+  options.block_size = target.block_size;
   for (const Values& out : c.outputs) options.outputs.push_back(out.name);
   const Result<Engine> engine = Engine::Compile(*set, options);
   if (!engine.ok()) {
@@ -189,13 +202,28 @@ void RunCase(const Case& c, Backend backend) {
 
 class CaseTest : public ::testing::Test {
  public:
-  CaseTest(Case c, Backend backend) : case_(std::move(c)), backend_(backend) {}
-  void TestBody() override { RunCase(case_, backend_); }
+  CaseTest(Case c, Target target) : case_(std::move(c)), target_(std::move(target)) {}
+  void TestBody() override { RunCase(case_, target_); }
 
  private:
   Case case_;
-  Backend backend_;
+  Target target_;
 };
+
+// Every backend; the VM on every instruction-set tier (tiers the CPU lacks
+// are reported as skipped) and with tiny blocks, so that the block loop and
+// its tails are exercised by the small cases too.
+std::vector<Target> Targets() {
+  std::vector<Target> targets = {{"reference", Backend::kReference}};
+  if (IsBackendAvailable(Backend::kVm)) {
+    targets.push_back({"vm-x86-64", Backend::kVm, Isa::kBaseline});
+    targets.push_back({"vm-avx2", Backend::kVm, Isa::kAvx2});
+    targets.push_back({"vm-avx512", Backend::kVm, Isa::kAvx512});
+    targets.push_back({"vm-block2", Backend::kVm, Isa::kAuto, 2});
+  }
+  if (IsBackendAvailable(Backend::kJit)) targets.push_back({"jit", Backend::kJit});
+  return targets;
+}
 
 }  // namespace
 }  // namespace calcjit
@@ -209,15 +237,13 @@ int main(int argc, char** argv) {
   }
   std::sort(files.begin(), files.end());
   std::size_t registered = 0;
-  for (const Backend backend : {Backend::kReference, Backend::kVm, Backend::kJit}) {
-    if (!IsBackendAvailable(backend)) continue;
+  for (const Target& target : Targets()) {
     for (const auto& file : files) {
       for (const Case& c : LoadCases(file)) {
-        const std::string suite =
-            "Conformance/" + std::string(BackendName(backend)) + "/" + file.stem().string();
+        const std::string suite = "Conformance/" + target.name + "/" + file.stem().string();
         ::testing::RegisterTest(suite.c_str(), c.name.c_str(), nullptr, nullptr, c.file.c_str(),
-                                c.line, [c, backend]() -> ::testing::Test* {
-                                  return new CaseTest(c, backend);
+                                c.line, [c, target]() -> ::testing::Test* {
+                                  return new CaseTest(c, target);
                                 });
         ++registered;
       }

@@ -138,6 +138,14 @@ class Execution {
       case Form::kStore:
         kernels_.store(Locate(in.a, begin), args_.outputs[in.slot] + begin, count);
         return;
+      case Form::kFold: {
+        const float* columns[kMaxFold];
+        for (std::uint32_t t = 0; t < in.slot2; ++t) {
+          columns[t] = Locate(program_.fold_operands[in.slot + t], begin);
+        }
+        kernels_.fold[op](columns, in.slot2, Locate(in.out, begin), count);
+        return;
+      }
     }
   }
 

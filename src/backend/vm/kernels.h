@@ -21,6 +21,8 @@ using FillKernel = void (*)(float s, float* out, std::size_t n);
 using MulAddKernel = void (*)(const float* a, float s, const float* b, float* out,
                               std::size_t n);
 using StoreKernel = void (*)(const float* a, float* out, std::size_t n);
+// out = ((x[0] op x[1]) op x[2]) op ... op x[k-1], k >= 2.
+using FoldKernel = void (*)(const float* const* x, std::size_t k, float* out, std::size_t n);
 // Row i of a is a + i * a_stride (a_stride 0: a query vector), likewise b.
 using VectorKernel = void (*)(const float* a, std::size_t a_stride, const float* b,
                               std::size_t b_stride, std::size_t d, float* out, std::size_t n);
@@ -37,6 +39,7 @@ struct KernelTable {
   ScalarAKernel scalar_a[ir::kOpCount] = {};
   VectorKernel vector[ir::kOpCount] = {};
   AggregateKernel aggregate[ir::kOpCount] = {};
+  FoldKernel fold[ir::kOpCount] = {};
   IfKernel if_kernel = nullptr;
   FillKernel fill = nullptr;
   MulAddKernel mul_add = nullptr;

@@ -44,6 +44,48 @@ void ScalarA(float s, const float* b, float* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) out[i] = kOp(s, b[i]);
 }
 
+// A chain of one arithmetic operator over k columns, sixteen items at a
+// time so that the running value stays in a vector register instead of
+// making k - 1 passes through a scratch column. Sixteen float lanes (GCC's and
+// clang's vector extension; lane-wise IEEE operations, so the same roundings
+// as the scalar code) are one AVX-512, two AVX2 or four SSE registers.
+typedef float Lanes __attribute__((vector_size(64)));
+constexpr std::size_t kLanes = 16;
+
+inline Lanes LoadLanes(const float* p) {
+  Lanes v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+struct AddOp {
+  template <typename T> static T Apply(T a, T b) { return a + b; }
+};
+struct SubOp {
+  template <typename T> static T Apply(T a, T b) { return a - b; }
+};
+struct MulOp {
+  template <typename T> static T Apply(T a, T b) { return a * b; }
+};
+struct DivOp {
+  template <typename T> static T Apply(T a, T b) { return a / b; }
+};
+
+template <typename Op>
+void Fold(const float* const* x, std::size_t k, float* out, std::size_t n) {
+  std::size_t i = 0;
+  for (const std::size_t full = n - n % kLanes; i < full; i += kLanes) {
+    Lanes acc = Op::Apply(LoadLanes(x[0] + i), LoadLanes(x[1] + i));
+    for (std::size_t t = 2; t < k; ++t) acc = Op::Apply(acc, LoadLanes(x[t] + i));
+    __builtin_memcpy(out + i, &acc, sizeof acc);
+  }
+  for (; i < n; ++i) {
+    float acc = Op::Apply(x[0][i], x[1][i]);
+    for (std::size_t t = 2; t < k; ++t) acc = Op::Apply(acc, x[t][i]);
+    out[i] = acc;
+  }
+}
+
 void IfKernelImpl(const float* c, const float* a, const float* b, float* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) out[i] = math::If(c[i], a[i], b[i]);
 }
@@ -130,6 +172,10 @@ KernelTable MakeTable() {
   aggregate(ir::Op::kSoftmax, &Aggregate<&math::Softmax>);
   aggregate(ir::Op::kMinMaxScale, &Aggregate<&math::MinMaxScale>);
   aggregate(ir::Op::kZscore, &Aggregate<&math::Zscore>);
+  table.fold[static_cast<int>(ir::Op::kAdd)] = &Fold<AddOp>;
+  table.fold[static_cast<int>(ir::Op::kSub)] = &Fold<SubOp>;
+  table.fold[static_cast<int>(ir::Op::kMul)] = &Fold<MulOp>;
+  table.fold[static_cast<int>(ir::Op::kDiv)] = &Fold<DivOp>;
   table.if_kernel = &IfKernelImpl;
   table.fill = &Fill;
   table.mul_add = &MulAdd;

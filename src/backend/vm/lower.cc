@@ -30,6 +30,7 @@ class Lowering {
     AssignPhases();
     FindUsers();
     FindFusions();
+    FindFolds();
     loc_.assign(n_, Operand{});
     for (ValueId v = 0; v < n_; ++v) Place(v);
     for (Phase& phase : program_.phases) AllocateRegisters(phase);
@@ -38,17 +39,32 @@ class Lowering {
   }
 
  private:
-  // A value's phase: 0 for inputs and constants; an aggregate runs one phase
-  // after its operand; anything else in the latest phase of its operands.
+  // A value's earliest phase is 0 for inputs and constants, one after its
+  // operand's for an aggregate (it needs the whole column), and the latest of
+  // its operands' otherwise. It is then placed as late as its users allow
+  // (users first: reverse topological order), so that a value is computed in
+  // the phase that uses it and need not be kept as a whole column across a
+  // barrier. A value only an output reads stays at its earliest phase.
   void AssignPhases() {
-    phase_.assign(n_, 0);
-    std::uint32_t last = 0;
+    std::vector<std::uint32_t> earliest(n_, 0);
     for (ValueId v = 0; v < n_; ++v) {
       std::uint32_t p = 0;
-      for (ValueId operand : dag_.OperandsOf(v)) p = std::max(p, phase_[operand]);
+      for (ValueId operand : dag_.OperandsOf(v)) p = std::max(p, earliest[operand]);
       if (ir::KindOf(dag_.node(v).op) == OpKind::kAggregate) ++p;
-      phase_[v] = p;
-      last = std::max(last, p);
+      earliest[v] = p;
+    }
+    constexpr std::uint32_t kUnconstrained = 0xFFFFFFFFu;
+    std::vector<std::uint32_t> latest(n_, kUnconstrained);
+    phase_.assign(n_, 0);
+    std::uint32_t last = 0;
+    for (ValueId v = static_cast<ValueId>(n_); v-- > 0;) {
+      phase_[v] = latest[v] == kUnconstrained ? earliest[v] : std::max(earliest[v], latest[v]);
+      last = std::max(last, phase_[v]);
+      const bool aggregate = ir::KindOf(dag_.node(v).op) == OpKind::kAggregate;
+      for (ValueId operand : dag_.OperandsOf(v)) {
+        // An aggregate's operand must be complete before the aggregate's phase.
+        latest[operand] = std::min(latest[operand], aggregate ? phase_[v] - 1 : phase_[v]);
+      }
     }
     program_.phases.resize(last + 1);
   }
@@ -97,6 +113,48 @@ class Lowering {
     }
   }
 
+  // A left-deep chain of one arithmetic operator over columns, ((x0 op x1) op x2)
+  // op ..., whose inner links have no other use and live in the same phase,
+  // becomes one kFold: the running value stays in registers instead of going
+  // through a scratch column per link. Chains are found from their top (users
+  // come after operands, so walk backwards).
+  void FindFolds() {
+    fold_leaves_.assign(n_, {});
+    in_fold_.assign(n_, false);
+    if (!options_.fuse) return;
+    auto is_link = [&](ValueId v) {
+      const DagNode& node = dag_.node(v);
+      const bool arithmetic = node.op == Op::kAdd || node.op == Op::kSub ||
+                              node.op == Op::kMul || node.op == Op::kDiv;
+      return arithmetic && !IsUniform(dag_, v) &&
+             fused_into_[v] == opt::kNoValue && !IsFusedAdd(v) &&
+             !IsUniform(dag_, dag_.OperandsOf(v)[1]);
+    };
+    for (ValueId top = static_cast<ValueId>(n_); top-- > 0;) {
+      if (in_fold_[top] || !is_link(top)) continue;
+      std::vector<ValueId> inner;
+      std::vector<ValueId> rights;
+      ValueId link = top;
+      while (true) {
+        rights.push_back(dag_.OperandsOf(link)[1]);
+        const ValueId left = dag_.OperandsOf(link)[0];
+        const bool extends = dag_.node(left).op == dag_.node(top).op && is_link(left) &&
+                             use_count_[left] == 1 && phase_[left] == phase_[top] &&
+                             rights.size() + 2 <= kMaxFold;
+        if (!extends) {
+          if (inner.empty() || IsUniform(dag_, left)) break;  // not a chain of columns
+          std::vector<ValueId>& leaves = fold_leaves_[top];
+          leaves.push_back(left);
+          leaves.insert(leaves.end(), rights.rbegin(), rights.rend());
+          for (ValueId v : inner) in_fold_[v] = true;
+          break;
+        }
+        inner.push_back(left);
+        link = left;
+      }
+    }
+  }
+
   std::uint32_t NewScalar(float init = 0.0f) {
     program_.scalar_init.push_back(init);
     return static_cast<std::uint32_t>(program_.scalar_init.size() - 1);
@@ -131,8 +189,8 @@ class Lowering {
       loc_[v] = NewColumn(v);
       phase.aggregates.push_back(
           AggregateStep{node.op, loc_[dag_.OperandsOf(v)[0]], loc_[v], v});
-    } else if (fused_into_[v] != opt::kNoValue) {
-      return;  // computed by the kMulAdd of its user
+    } else if (fused_into_[v] != opt::kNoValue || in_fold_[v]) {
+      return;  // computed by the kMulAdd or the kFold of its user
     } else {
       PlaceColumn(v, phase);
     }
@@ -228,6 +286,13 @@ class Lowering {
       in.value = v;
     } else if (node.op == Op::kAdd && IsFusedAdd(v)) {
       in = MulAddInstruction(v);
+    } else if (!fold_leaves_[v].empty()) {
+      in.form = Form::kFold;
+      in.op = node.op;
+      in.value = v;
+      in.slot = static_cast<std::uint32_t>(program_.fold_operands.size());
+      in.slot2 = static_cast<std::uint32_t>(fold_leaves_[v].size());
+      for (ValueId leaf : fold_leaves_[v]) program_.fold_operands.push_back(loc_[leaf]);
     } else {
       in = ComputeInstruction(v);
       if (in.form == Form::kBinary) {
@@ -271,8 +336,14 @@ class Lowering {
   // of an operand that dies at the same instruction (in place).
   void AllocateRegisters(Phase& phase) {
     std::vector<std::size_t> last_read;
-    auto reads = [](Instruction& in) {
-      return std::vector<Operand*>{&in.a, &in.b, &in.c};
+    auto reads = [&](Instruction& in) {
+      std::vector<Operand*> operands{&in.a, &in.b, &in.c};
+      if (in.form == Form::kFold) {
+        for (std::uint32_t t = 0; t < in.slot2; ++t) {
+          operands.push_back(&program_.fold_operands[in.slot + t]);
+        }
+      }
+      return operands;
     };
     const std::size_t virtual_count = n_ + temporaries_;
     last_read.assign(virtual_count, 0);
@@ -340,6 +411,7 @@ class Lowering {
         for (Operand* operand : {&in.out, &in.a, &in.b, &in.c}) rename(*operand);
       }
     }
+    for (Operand& operand : program_.fold_operands) rename(operand);
   }
 
   const Dag& dag_;
@@ -351,6 +423,8 @@ class Lowering {
   std::vector<std::uint32_t> use_count_;
   std::vector<std::vector<std::uint32_t>> output_of_;
   std::vector<ValueId> fused_into_;
+  std::vector<std::vector<ValueId>> fold_leaves_;  // by chain top: its columns in order
+  std::vector<bool> in_fold_;                      // an inner link of a chain
   std::vector<Operand> loc_;
   std::vector<ValueId> column_values_;  // by provisional column index
   std::size_t temporaries_ = 0;

@@ -44,6 +44,8 @@ enum class Form : std::uint8_t {
   kMulAdd,    // out = a + s * b, the product rounded first: a weighted-sum step
   kVector,    // out = op(input `slot`, input `slot2`) per item
   kStore,     // engine output `slot` = a, every NaN made canonical
+  kFold,      // out = ((x0 op x1) op x2) op ...: a left-deep chain of + - * or /
+              // over columns, Program::fold_operands[slot, +slot2)
 };
 
 struct Instruction {
@@ -56,6 +58,8 @@ struct Instruction {
 };
 
 inline constexpr std::uint32_t kNoInput = 0xFFFFFFFFu;
+// The longest chain one kFold covers (longer chains become several folds).
+inline constexpr std::uint32_t kMaxFold = 16;
 
 // An aggregate over a whole column; the result is a scalar (statistics) or a
 // column buffer (rank, softmax, min_max_scale, zscore, or a statistic that
@@ -86,6 +90,7 @@ struct Program {
     std::uint32_t scalar;
   };
   std::vector<UniformOutput> uniform_outputs;  // filled after the last phase
+  std::vector<Operand> fold_operands;  // the columns of every kFold
   std::uint32_t registers = 0;
   std::uint32_t columns = 0;
   std::uint32_t block_size = 512;

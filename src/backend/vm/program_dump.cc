@@ -36,11 +36,12 @@ std::string FormText(Form form) {
     case Form::kMulAdd: return "muladd";
     case Form::kVector: return "vector";
     case Form::kStore: return "store";
+    case Form::kFold: return "fold";
   }
   return "?";
 }
 
-std::string InstructionText(const Instruction& in) {
+std::string InstructionText(const Instruction& in, const std::vector<Operand>& fold_operands) {
   std::string text = "  " + FormText(in.form);
   if (in.form == Form::kStore) {
     return text + " out" + std::to_string(in.slot) + " = " + OperandText(in.a) + "\n";
@@ -49,7 +50,11 @@ std::string InstructionText(const Instruction& in) {
     text += " " + std::string(ir::Info(in.op).name);
   }
   text += " " + OperandText(in.out) + " =";
-  if (in.form == Form::kVector) {
+  if (in.form == Form::kFold) {
+    for (std::uint32_t t = 0; t < in.slot2; ++t) {
+      text += (t ? ", " : " ") + OperandText(fold_operands[in.slot + t]);
+    }
+  } else if (in.form == Form::kVector) {
     text += " in" + std::to_string(in.slot);
     if (in.slot2 != kNoInput) text += ", in" + std::to_string(in.slot2);
   } else if (in.form == Form::kMulAdd) {
@@ -88,9 +93,11 @@ std::string Program::Dump() const {
              OperandText(step.result) + " = " + OperandText(step.operand) + "   ; %" +
              std::to_string(step.value) + "\n";
     }
-    for (const Instruction& in : phase.scalars) out += "  once" + InstructionText(in).substr(1);
+    for (const Instruction& in : phase.scalars) {
+      out += "  once" + InstructionText(in, fold_operands).substr(1);
+    }
     if (!phase.block.empty()) out += " per block:\n";
-    for (const Instruction& in : phase.block) out += "  " + InstructionText(in);
+    for (const Instruction& in : phase.block) out += "  " + InstructionText(in, fold_operands);
   }
   for (const UniformOutput& output : uniform_outputs) {
     out += "fill out" + std::to_string(output.output) + " = s" + std::to_string(output.scalar) +
