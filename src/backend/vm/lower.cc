@@ -267,10 +267,11 @@ class Lowering {
 
   // A scalar operand of a column instruction that has no scalar form is
   // broadcast into a temporary register first.
-  Operand Broadcast(Operand scalar, Phase& phase) {
+  Operand Broadcast(Operand scalar, Phase& phase, ValueId user) {
     Instruction fill;
     fill.form = Form::kFill;
     fill.a = scalar;
+    fill.value = user;
     fill.out = VirtualRegister(NewTemporary());
     phase.block.push_back(fill);
     return fill.out;
@@ -300,7 +301,7 @@ class Lowering {
         if (in.b.loc == Loc::kScalar) in.form = Form::kScalarB;
       } else if (in.form == Form::kIf) {
         for (Operand* operand : {&in.c, &in.a, &in.b}) {
-          if (operand->loc == Loc::kScalar) *operand = Broadcast(*operand, phase);
+          if (operand->loc == Loc::kScalar) *operand = Broadcast(*operand, phase, v);
         }
       }
     }

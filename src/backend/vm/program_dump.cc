@@ -76,7 +76,7 @@ std::string Program::Dump() const {
   std::string out = "vm program: " + std::string(IsaName(isa)) + ", block " +
                     std::to_string(block_size) + ", " + std::to_string(registers) +
                     " registers, " + std::to_string(columns) + " columns, " +
-                    std::to_string(scalar_init.size()) + " scalars\n";
+                    std::to_string(scalar_init.size()) + " scalars (those not listed start at 0)\n";
   for (std::size_t s = 0; s < scalar_init.size(); ++s) {
     if (scalar_init[s] != 0.0f || std::signbit(scalar_init[s])) {
       out += "  s" + std::to_string(s) + " = " + dsl::FormatShortestFloat(scalar_init[s]) + "\n";

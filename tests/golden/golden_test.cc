@@ -1,0 +1,91 @@
+// Golden (snapshot) tests: the optimized DAG and the VM program of a few
+// small sets, printed, against the files checked in next to them. A change
+// in what the optimizer or the lowering makes shows up as a readable diff.
+//
+// Regenerate after an intended change with
+//   scripts/update_goldens.sh
+// (which runs this test with CALCJIT_UPDATE_GOLDENS=1), then review the diff.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "backend/vm/vm.h"
+#include "calcjit/calcjit.hpp"
+#include "opt/pipeline.h"
+#include "runtime/internal.h"
+
+namespace calcjit {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream file(path);
+  std::stringstream contents;
+  contents << file.rdbuf();
+  return contents.str();
+}
+
+std::shared_ptr<const ir::EvalPlan> PlanOf(const fs::path& path) {
+  Result<FeatureSet> set = FeatureSet::ReadFile(path.string());
+  EXPECT_TRUE(set.ok()) << set.status().ToString();
+  Result<ir::EvalPlan> plan = ir::MakePlan(set->loaded().set, {});
+  EXPECT_TRUE(plan.ok()) << plan.status().ToString();
+  return std::make_shared<const ir::EvalPlan>(std::move(plan).value());
+}
+
+// What the golden files hold: the DAG after the optimizer, and the VM program
+// for baseline x86-64 (pinned, so that the files do not depend on the host).
+std::string Render(const fs::path& set, const std::string& kind) {
+  const std::shared_ptr<const ir::EvalPlan> plan = PlanOf(set);
+  if (kind == "dag") {
+    Result<opt::Optimized> optimized = opt::Optimize(plan);
+    EXPECT_TRUE(optimized.ok());
+    return optimized->dag.Dump();
+  }
+  vm::VmOptions options;
+  options.isa = Isa::kBaseline;
+  Result<std::string> program = vm::DumpVmProgram(plan, options, false);
+  EXPECT_TRUE(program.ok());
+  return *program;
+}
+
+class GoldenTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenTest, MatchesTheCheckedInDump) {
+  const fs::path cases = CALCJIT_GOLDEN_DIR;
+  const bool update = std::getenv("CALCJIT_UPDATE_GOLDENS") != nullptr;
+  for (const std::string kind : {"dag", "program"}) {
+    const fs::path set = cases / (GetParam() + ".calc");
+    const fs::path golden = cases / (GetParam() + "." + kind);
+    const std::string actual = Render(set, kind);
+    if (update) {
+      std::ofstream(golden) << actual;
+      continue;
+    }
+    ASSERT_TRUE(fs::exists(golden)) << golden << " is missing: run scripts/update_goldens.sh";
+    EXPECT_EQ(actual, ReadFile(golden))
+        << "the " << kind << " of " << set.filename() << " changed; if that is intended, run "
+        << "scripts/update_goldens.sh and review the diff";
+  }
+}
+
+std::vector<std::string> GoldenSets() {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(CALCJIT_GOLDEN_DIR)) {
+    if (entry.path().extension() == ".calc") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Sets, GoldenTest, ::testing::ValuesIn(GoldenSets()),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           return param.param;
+                         });
+
+}  // namespace
+}  // namespace calcjit
