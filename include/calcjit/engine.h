@@ -57,7 +57,7 @@ struct EngineOptions {
   Isa isa = Isa::kAuto;
   // Optimizer and VM passes to switch off, by name (docs/DESIGN.md lists them).
   std::vector<std::string> disabled_passes;
-  // VM: items per block (0: the default, 512).
+  // VM: items per block (0: the default, 1024).
   std::uint32_t block_size = 0;
 };
 

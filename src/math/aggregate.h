@@ -32,47 +32,69 @@ struct StripedSum {
   std::size_t count = 0;
 };
 
-// Eight float32 items and the eight float64 partial sums they go to (GCC's
-// and clang's vector extension: one vector conversion and add per group of
-// eight items, each lane rounded exactly like the scalar code).
-typedef float Floats8 __attribute__((vector_size(32)));
-typedef int Ints8 __attribute__((vector_size(32)));
-typedef double Doubles8 __attribute__((vector_size(64)));
+// Four float32 items at a time, and the eight float64 partial sums as four
+// vectors of two (GCC's and clang's vector extension; sixteen-byte vectors
+// are native on every tier, and each lane is rounded exactly like the scalar
+// code).
+typedef float Floats4 __attribute__((vector_size(16)));
+typedef float Floats2 __attribute__((vector_size(8)));
+typedef int Ints4 __attribute__((vector_size(16)));
+typedef double Doubles2 __attribute__((vector_size(16)));
 
-CALCJIT_KERNEL Floats8 LoadFloats8(const float* p) {
-  Floats8 v;
+struct DoubleStripes {
+  Doubles2 s[4] = {};  // stripes 0-1, 2-3, 4-5, 6-7
+
+  // Adds eight items (stripes 0..7, in order) to the stripes.
+  CALCJIT_KERNEL_MEMBER void Add8(Floats4 lo, Floats4 hi) {
+    s[0] = s[0] + __builtin_convertvector(__builtin_shufflevector(lo, lo, 0, 1), Doubles2);
+    s[1] = s[1] + __builtin_convertvector(__builtin_shufflevector(lo, lo, 2, 3), Doubles2);
+    s[2] = s[2] + __builtin_convertvector(__builtin_shufflevector(hi, hi, 0, 1), Doubles2);
+    s[3] = s[3] + __builtin_convertvector(__builtin_shufflevector(hi, hi, 2, 3), Doubles2);
+  }
+  CALCJIT_KERNEL_MEMBER void AddTail(std::size_t j, double term) {
+    s[j / 2][j % 2] = s[j / 2][j % 2] + term;
+  }
+  CALCJIT_KERNEL_MEMBER double Combine() const {
+    return ((s[0][0] + s[0][1]) + (s[1][0] + s[1][1])) +
+           ((s[2][0] + s[2][1]) + (s[3][0] + s[3][1]));
+  }
+};
+
+CALCJIT_KERNEL Floats4 LoadItems4(const float* p) {
+  Floats4 v;
   __builtin_memcpy(&v, p, sizeof v);
   return v;
 }
 
-CALCJIT_KERNEL double CombineStripes(Doubles8 s) {
-  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+// The items with NaN replaced by +0.
+CALCJIT_KERNEL Floats4 NanToZero(Floats4 v) {
+  const Floats4 zero = {};
+  return v != v ? zero : v;
 }
 
 // Adding +0.0 for a NaN item is the same as skipping it: a partial sum starts
 // at +0 and can never become -0 (x + y is -0 only when both are -0), and
 // s + (+0) == s for every other s, infinities and NaN included.
 CALCJIT_KERNEL StripedSum SumNonNan(std::span<const float> x) {
-  Doubles8 s = {};
-  Ints8 nan_count = {};
+  DoubleStripes s;
+  Ints4 nan_count = {};
   const std::size_t n = x.size();
   const float* data = x.data();
   std::size_t i = 0;
   for (const std::size_t full = n - n % 8; i < full; i += 8) {
-    const Floats8 v = LoadFloats8(data + i);
-    const Ints8 nan = v != v;  // -1 in the lanes that hold NaN
-    const Floats8 zero = {};
-    s = s + __builtin_convertvector(nan ? zero : v, Doubles8);
-    nan_count = nan_count - nan;
+    const Floats4 lo = LoadItems4(data + i);
+    const Floats4 hi = LoadItems4(data + i + 4);
+    s.Add8(NanToZero(lo), NanToZero(hi));
+    nan_count = nan_count - (lo != lo) - (hi != hi);  // a true lane is -1
   }
   std::size_t count = i;
-  for (int lane = 0; lane < 8; ++lane) count -= static_cast<std::size_t>(nan_count[lane]);
+  for (int lane = 0; lane < 4; ++lane) count -= static_cast<std::size_t>(nan_count[lane]);
   for (std::size_t j = 0; i < n; ++i, ++j) {
     const float v = data[i];
-    s[j] = s[j] + (IsNanItem(v) ? 0.0 : static_cast<double>(v));
+    s.AddTail(j, IsNanItem(v) ? 0.0 : static_cast<double>(v));
     count += IsNanItem(v) ? 0 : 1;
   }
-  return StripedSum{CombineStripes(s), count};
+  return StripedSum{s.Combine(), count};
 }
 
 // The binary MIN folded over the non-NaN items. IEEE minimum (with -0 below
@@ -137,26 +159,30 @@ CALCJIT_KERNEL double MeanNonNan(std::span<const float> x) {
 CALCJIT_KERNEL double StdNonNan(std::span<const float> x, const StripedSum& s) {
   if (s.count == 0) return static_cast<double>(CanonicalNan());
   const double mean = s.sum / static_cast<double>(s.count);
-  Doubles8 d = {};
+  DoubleStripes d;
   const std::size_t n = x.size();
   const float* data = x.data();
   std::size_t i = 0;
   for (const std::size_t full = n - n % 8; i < full; i += 8) {
-    const Floats8 v = LoadFloats8(data + i);
-    const Ints8 nan = v != v;
-    const Floats8 zero = {};
-    // A NaN item contributes (0 - mean)^2 here, masked to +0 below.
-    const Doubles8 deviation = __builtin_convertvector(nan ? zero : v, Doubles8) - mean;
-    const Doubles8 square = deviation * deviation;
-    const Doubles8 none = {};
-    d = d + (__builtin_convertvector(nan, long long __attribute__((vector_size(64)))) ? none : square);
+    // A pair at a time: (x - mean)^2 in float64, +0 for a NaN item.
+    for (int pair = 0; pair < 4; ++pair) {
+      const float v0 = data[i + 2 * pair];
+      const float v1 = data[i + 2 * pair + 1];
+      const Doubles2 v = {static_cast<double>(v0), static_cast<double>(v1)};
+      const Doubles2 deviation = v - mean;
+      const Doubles2 square = deviation * deviation;
+      const Doubles2 zero = {};
+      typedef long long Longs2 __attribute__((vector_size(16)));
+      const Longs2 nan = {IsNanItem(v0) ? -1LL : 0LL, IsNanItem(v1) ? -1LL : 0LL};
+      d.s[pair] = d.s[pair] + (nan ? zero : square);
+    }
   }
   for (std::size_t j = 0; i < n; ++i, ++j) {
     const float v = data[i];
     const double deviation = static_cast<double>(v) - mean;
-    d[j] = d[j] + (IsNanItem(v) ? 0.0 : deviation * deviation);
+    d.AddTail(j, IsNanItem(v) ? 0.0 : deviation * deviation);
   }
-  return __builtin_sqrt(CombineStripes(d) / static_cast<double>(s.count));
+  return __builtin_sqrt(d.Combine() / static_cast<double>(s.count));
 }
 
 CALCJIT_KERNEL double StdNonNan(std::span<const float> x) { return StdNonNan(x, SumNonNan(x)); }
@@ -283,18 +309,18 @@ CALCJIT_KERNEL void Softmax(std::span<const float> x, std::span<float> out) {
     const float e = Exp(v - m);
     out[i] = Select(IsNanItem(v), v, e);
   }
-  Doubles8 s = {};
+  DoubleStripes s;
   std::size_t i = 0;
   for (const std::size_t full = n - n % 8; i < full; i += 8) {
-    const Floats8 v = LoadFloats8(x.data() + i);
-    const Floats8 e = LoadFloats8(out.data() + i);
-    const Floats8 zero = {};
-    s = s + __builtin_convertvector(v != v ? zero : e, Doubles8);
+    const Floats4 x_lo = LoadItems4(x.data() + i), x_hi = LoadItems4(x.data() + i + 4);
+    const Floats4 e_lo = LoadItems4(out.data() + i), e_hi = LoadItems4(out.data() + i + 4);
+    const Floats4 zero = {};
+    s.Add8(x_lo != x_lo ? zero : e_lo, x_hi != x_hi ? zero : e_hi);
   }
   for (std::size_t j = 0; i < n; ++i, ++j) {
-    s[j] = s[j] + (IsNanItem(x[i]) ? 0.0 : static_cast<double>(out[i]));
+    s.AddTail(j, IsNanItem(x[i]) ? 0.0 : static_cast<double>(out[i]));
   }
-  const double total = CombineStripes(s);
+  const double total = s.Combine();
   for (std::size_t k = 0; k < n; ++k) {
     const float p = static_cast<float>(static_cast<double>(out[k]) / total);
     out[k] = Select(IsNanItem(x[k]), x[k], p);

@@ -13,6 +13,9 @@
 #ifndef CALCJIT_KERNEL
 #define CALCJIT_KERNEL inline
 #endif
+// Member functions cannot be `static`; forcing them inline keeps the VM's
+// per-tier copies from ever being called across tiers.
+#define CALCJIT_KERNEL_MEMBER [[gnu::always_inline]] inline
 
 namespace calcjit::math {
 

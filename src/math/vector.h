@@ -12,70 +12,89 @@
 
 namespace calcjit::math {
 
-// Eight float32 lanes, one per stripe: GCC's and clang's vector extension,
-// so that a stripe update is one vector multiply and one vector add (each
-// lane rounded exactly like the scalar code; -ffp-contract=off keeps them
-// unfused). On baseline x86-64 it is two SSE registers.
-typedef float Stripes __attribute__((vector_size(32)));
+// The eight stripes as two vectors of four float32 lanes (GCC's and clang's
+// vector extension): a stripe update is then a vector multiply and a vector
+// add, each lane rounded exactly like the scalar code (-ffp-contract=off
+// keeps them unfused). Sixteen-byte vectors are native on every tier, so
+// nothing goes through memory.
+typedef float Floats4 __attribute__((vector_size(16)));
 
-CALCJIT_KERNEL Stripes LoadStripes(const float* p) {
-  Stripes v;
+struct Stripes {
+  Floats4 lo = {};  // stripes 0..3
+  Floats4 hi = {};  // stripes 4..7
+
+  CALCJIT_KERNEL_MEMBER void AddTail(std::size_t j, float term) {
+    if (j < 4) {
+      lo[j] = lo[j] + term;
+    } else {
+      hi[j - 4] = hi[j - 4] + term;
+    }
+  }
+  CALCJIT_KERNEL_MEMBER float Combine() const {
+    return ((lo[0] + lo[1]) + (lo[2] + lo[3])) + ((hi[0] + hi[1]) + (hi[2] + hi[3]));
+  }
+};
+
+CALCJIT_KERNEL Floats4 LoadFloats4(const float* p) {
+  Floats4 v;
   __builtin_memcpy(&v, p, sizeof v);
   return v;
-}
-
-CALCJIT_KERNEL float CombineStripes(Stripes s) {
-  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
 
 // Whole groups of eight components update the eight stripes at once; the
 // tail continues the stripes one component at a time.
 CALCJIT_KERNEL float Dot(const float* a, const float* b, std::size_t d) {
-  Stripes s = {};
+  Stripes s;
   std::size_t k = 0;
   for (const std::size_t full = d - d % 8; k < full; k += 8) {
-    s = s + LoadStripes(a + k) * LoadStripes(b + k);
+    s.lo = s.lo + LoadFloats4(a + k) * LoadFloats4(b + k);
+    s.hi = s.hi + LoadFloats4(a + k + 4) * LoadFloats4(b + k + 4);
   }
-  for (std::size_t j = 0; k < d; ++k, ++j) s[j] = s[j] + a[k] * b[k];
-  return CombineStripes(s);
+  for (std::size_t j = 0; k < d; ++k, ++j) s.AddTail(j, a[k] * b[k]);
+  return s.Combine();
 }
 
 CALCJIT_KERNEL float Norm(const float* a, std::size_t d) { return Sqrt(Dot(a, a, d)); }
 
 CALCJIT_KERNEL float L2Distance(const float* a, const float* b, std::size_t d) {
-  Stripes s = {};
+  Stripes s;
   std::size_t k = 0;
   for (const std::size_t full = d - d % 8; k < full; k += 8) {
-    const Stripes diff = LoadStripes(a + k) - LoadStripes(b + k);
-    s = s + diff * diff;
+    const Floats4 lo = LoadFloats4(a + k) - LoadFloats4(b + k);
+    const Floats4 hi = LoadFloats4(a + k + 4) - LoadFloats4(b + k + 4);
+    s.lo = s.lo + lo * lo;
+    s.hi = s.hi + hi * hi;
   }
   for (std::size_t j = 0; k < d; ++k, ++j) {
     const float diff = a[k] - b[k];
-    s[j] = s[j] + diff * diff;
+    s.AddTail(j, diff * diff);
   }
-  return Sqrt(CombineStripes(s));
+  return Sqrt(s.Combine());
 }
 
 // DOT(a,b) / (NORM(a) * NORM(b)), and 0 where that denominator is 0. The three
 // dot products share one pass over the components, each with its own stripes
 // in the contract's order, so the bits are those of three separate Dot calls.
 CALCJIT_KERNEL float Cosine(const float* a, const float* b, std::size_t d) {
-  Stripes ab = {}, aa = {}, bb = {};
+  Stripes ab, aa, bb;
   std::size_t k = 0;
   for (const std::size_t full = d - d % 8; k < full; k += 8) {
-    const Stripes va = LoadStripes(a + k);
-    const Stripes vb = LoadStripes(b + k);
-    ab = ab + va * vb;
-    aa = aa + va * va;
-    bb = bb + vb * vb;
+    const Floats4 a_lo = LoadFloats4(a + k), a_hi = LoadFloats4(a + k + 4);
+    const Floats4 b_lo = LoadFloats4(b + k), b_hi = LoadFloats4(b + k + 4);
+    ab.lo = ab.lo + a_lo * b_lo;
+    ab.hi = ab.hi + a_hi * b_hi;
+    aa.lo = aa.lo + a_lo * a_lo;
+    aa.hi = aa.hi + a_hi * a_hi;
+    bb.lo = bb.lo + b_lo * b_lo;
+    bb.hi = bb.hi + b_hi * b_hi;
   }
   for (std::size_t j = 0; k < d; ++k, ++j) {
-    ab[j] = ab[j] + a[k] * b[k];
-    aa[j] = aa[j] + a[k] * a[k];
-    bb[j] = bb[j] + b[k] * b[k];
+    ab.AddTail(j, a[k] * b[k]);
+    aa.AddTail(j, a[k] * a[k]);
+    bb.AddTail(j, b[k] * b[k]);
   }
-  const float denominator = Sqrt(CombineStripes(aa)) * Sqrt(CombineStripes(bb));
-  const float quotient = CombineStripes(ab) / denominator;
+  const float denominator = Sqrt(aa.Combine()) * Sqrt(bb.Combine());
+  const float quotient = ab.Combine() / denominator;
   return Select(denominator == 0.0f, 0.0f, quotient);
 }
 

@@ -3,13 +3,13 @@
 // them give exactly that result, bit for bit"), over random VALID feature
 // sets and random inputs.
 //
-//  - VmMatchesReference/<tier>: for every instruction-set tier (a tier this CPU
-//    lacks is reported as skipped), with block sizes 0 (the default, 512), 8,
-//    64 and 1024 and one random configuration (an odd block size and a random
-//    set of optimizer passes and VM steps switched off), every requested
-//    output equals the reference interpreter's bit for bit, and every NaN is
-//    0x7FC00000 in both.
-//  - ScratchReuse/<backend, tier>: one Batch evaluated again and again (the
+//  - MatchesReference/<backend>_<tier>: for every backend of the build (the
+//    VM; the JIT once it is available) on every instruction-set tier, with
+//    block sizes 0 (the default), 8, 64, 512 and 1024 and one random
+//    configuration (an odd block size and a random set of optimizer passes
+//    and VM steps switched off), every requested output equals the reference
+//    interpreter's bit for bit, and every NaN is 0x7FC00000 in both.
+//  - ScratchReuse/<backend>_<tier>: one Batch evaluated again and again (the
 //    same n twice, then fewer items, then more, owned and caller-bound
 //    outputs) gives what a fresh Batch gives: the scratch that a Batch keeps
 //    for its engine leaks nothing from one evaluation into the next.
@@ -17,25 +17,29 @@
 //    aggregate nested in an aggregate and in an if, the vector dimensions 8,
 //    9, 16 and 17, the special constants, depth 12, ... so that the
 //    properties above do test what they claim to.
+// A backend this build lacks (the JIT, for now) or a tier this CPU lacks is
+// reported as skipped, with the reason.
 //
 // The sets are generated as a small tree (GenSet) with rapidcheck's
 // combinators and printed as text (fully parenthesized) that FeatureSet::Parse
 // reads. Operator nodes shrink to one of their operands, to fewer operands or
 // to a simpler operator (Compose); references are abstract choices that the
-// Resolver maps to names so that every shrunk set stays valid (scalar inputs
+// TextWriter maps to names so that every shrunk set stays valid (scalar inputs
 // only as columns, vector operands of equal dimension, references to earlier
-// definitions only). The input data come from a seed (DataRng), so a failure
-// shrinks to a minimal set and a small n, and its message shows the set, the
-// output, the item, both values in hex and the inputs.
+// definitions only). The input data come from a seed and each input's name
+// (MakeData), so a failure shrinks to a minimal set and a small n, and its
+// message shows the set, the output, the item, both values in hex and the
+// inputs.
 //
-// CI budget: kCiCases (below) per property, about 2,200 cases in all (each
-// VmMatchesReference case evaluates 5 VM configurations), well under a minute
-// on two loaded cores. A longer soak (every property, 100,000 cases each):
+// CI budget: kCiCasesPerTarget cases per backend and tier and kCiCasesScratch
+// per ScratchReuse target (below): 3 x 8,000 + 4 x 1,500 = 30,000 cases,
+// about 10 s on one idle core. A longer soak (every property 100,000 cases):
 //
 //   RC_PARAMS="max_success=100000" build/tests/property/differential_test
 //
-// RC_PARAMS also takes seed=N (repeat a run) and reproduce=... (printed with a
-// failure); --gtest_filter='*VmMatchesReference*avx512*' picks one property.
+// and bigger sets with RC_PARAMS="max_success=20000 max_size=400". RC_PARAMS
+// also takes seed=N (repeat a run) and reproduce=... (printed with a failure);
+// --gtest_filter='*MatchesReference*vm_avx512*' picks one property.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -72,8 +76,8 @@ using ir::Op;
 using ir::OpKind;
 
 // Cases per property in CI; RC_PARAMS="max_success=N" overrides them.
-constexpr int kCiCasesPerTier = 1500;    // VmMatchesReference, per tier
-constexpr int kCiCasesScratch = 300;     // ScratchReuse, per backend and tier
+constexpr int kCiCasesPerTarget = 8000;  // MatchesReference, per backend and tier
+constexpr int kCiCasesScratch = 1500;    // ScratchReuse, per backend and tier
 constexpr int kCoverageSamples = 3000;   // GeneratorCoverage (no evaluation)
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -148,6 +152,9 @@ struct Expr {
   Op op = Op::kConstant;   // kVector, kOp
   std::vector<Expr> operands;
   std::vector<float> weights;  // kWeightedSum
+  // kOp with a binary operator and two or more operands: the left-deep chain
+  // ((x0 op x1) op x2) op ..., which the VM may run as one kFold.
+  bool chain = false;
 };
 
 struct ScalarInput {
@@ -202,20 +209,29 @@ rc::Gen<float> GenConstant() {
 using ExprShrinkable = rc::Shrinkable<Expr>;
 using FloatShrinkable = rc::Shrinkable<float>;
 
+// How many operands an operator node has.
+enum class Arity : std::uint8_t {
+  kFixed,     // the operator's own
+  kVariadic,  // Nary: one or more
+  kChain,     // a left-deep chain of a binary operator: two or more
+};
+
 // An operator node from its parts, each still shrinkable. Its shrinks, in
 // order: an operand in place of the node (a failure deep inside a tree shrinks
-// to the subtree that matters), an operand less (variadic operators), a
-// simpler operator, then simpler operands and weights in place.
+// to the subtree that matters), an operand less (variadic operators and
+// chains), a simpler operator, then simpler operands and weights in place.
 ExprShrinkable Compose(rc::Shrinkable<Op> op, std::vector<ExprShrinkable> operands,
-                       std::vector<FloatShrinkable> weights, bool variadic) {
+                       std::vector<FloatShrinkable> weights, Arity arity) {
   Expr node;
   node.kind = Expr::Kind::kOp;
   node.op = op.value();
+  node.chain = arity == Arity::kChain;
   for (const ExprShrinkable& operand : operands) node.operands.push_back(operand.value());
   for (const FloatShrinkable& weight : weights) node.weights.push_back(weight.value());
 
   rc::Seq<ExprShrinkable> fewer;
-  if (variadic && operands.size() > 1) {
+  const std::size_t least = arity == Arity::kChain ? 2 : 1;
+  if (arity != Arity::kFixed && operands.size() > least) {
     fewer = rc::seq::map(rc::seq::range<std::size_t>(0, operands.size()), [=](std::size_t i) {
       auto kept = operands;
       kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(i));
@@ -223,18 +239,18 @@ ExprShrinkable Compose(rc::Shrinkable<Op> op, std::vector<ExprShrinkable> operan
       if (!kept_weights.empty()) {
         kept_weights.erase(kept_weights.begin() + static_cast<std::ptrdiff_t>(i));
       }
-      return Compose(op, std::move(kept), std::move(kept_weights), variadic);
+      return Compose(op, std::move(kept), std::move(kept_weights), arity);
     });
   }
   auto simpler_op = rc::seq::map(op.shrinks(), [=](rc::Shrinkable<Op> o) {
-    return Compose(std::move(o), operands, weights, variadic);
+    return Compose(std::move(o), operands, weights, arity);
   });
   auto simpler_operands =
       rc::seq::mapcat(rc::seq::range<std::size_t>(0, operands.size()), [=](std::size_t i) {
         return rc::seq::map(operands[i].shrinks(), [=](ExprShrinkable shrunk) {
           auto copy = operands;
           copy[i] = std::move(shrunk);
-          return Compose(op, std::move(copy), weights, variadic);
+          return Compose(op, std::move(copy), weights, arity);
         });
       });
   auto simpler_weights =
@@ -242,7 +258,7 @@ ExprShrinkable Compose(rc::Shrinkable<Op> op, std::vector<ExprShrinkable> operan
         return rc::seq::map(weights[i].shrinks(), [=](FloatShrinkable shrunk) {
           auto copy = weights;
           copy[i] = std::move(shrunk);
-          return Compose(op, operands, std::move(copy), variadic);
+          return Compose(op, operands, std::move(copy), arity);
         });
       });
   return rc::shrinkable::just(
@@ -299,7 +315,7 @@ rc::Gen<Expr> GenExpr(int depth, int budget, bool shared_allowed);
 // A node of one of `ops` with `min_count` to `max_count` operands (and as many
 // weights when `weighted`) whose subtrees share `budget` nodes in all.
 rc::Gen<Expr> GenOpNode(std::vector<Op> ops, int min_count, int max_count, bool weighted,
-                        int depth, int budget, bool shared_allowed) {
+                        int depth, int budget, bool shared_allowed, bool chain = false) {
   return rc::Gen<Expr>([=](const rc::Random& random, int size) {
     rc::Random r = random;
     rc::Shrinkable<Op> op = ShrinkingElementOf(ops)(r.split(), size);
@@ -322,8 +338,10 @@ rc::Gen<Expr> GenOpNode(std::vector<Op> ops, int min_count, int max_count, bool 
     if (weighted) {
       for (int i = 0; i < count; ++i) weights.push_back(GenConstant()(r.split(), size));
     }
-    return Compose(std::move(op), std::move(operands), std::move(weights),
-                   min_count != max_count);
+    const Arity arity = chain                    ? Arity::kChain
+                        : min_count != max_count ? Arity::kVariadic
+                                                 : Arity::kFixed;
+    return Compose(std::move(op), std::move(operands), std::move(weights), arity);
   });
 }
 
@@ -352,9 +370,9 @@ rc::Gen<Expr> GenRewriteBait(int depth, int budget, bool shared_allowed) {
       ExprShrinkable c =
           ConstantLeaf(ShrinkingElementOf<float>({0.0f, -0.0f, 1.0f, -1.0f})(r.split(), size));
       if (rc::gen::arbitrary<bool>()(r.split(), size).value()) {
-        return Compose(std::move(op), {std::move(c), std::move(x)}, {}, false);
+        return Compose(std::move(op), {std::move(c), std::move(x)}, {}, Arity::kFixed);
       }
-      return Compose(std::move(op), {std::move(x), std::move(c)}, {}, false);
+      return Compose(std::move(op), {std::move(x), std::move(c)}, {}, Arity::kFixed);
     }
     if (shape == 1) {
       rc::Shrinkable<Op> op =
@@ -362,15 +380,15 @@ rc::Gen<Expr> GenRewriteBait(int depth, int budget, bool shared_allowed) {
                                   Op::kEq, Op::kNe, Op::kAnd})(r.split(), size);
       if (op.value() == Op::kIf) {
         ExprShrinkable condition = GenExpr(depth + 1, 3, shared_allowed)(r.split(), size);
-        return Compose(std::move(op), {std::move(condition), x, x}, {}, false);
+        return Compose(std::move(op), {std::move(condition), x, x}, {}, Arity::kFixed);
       }
-      return Compose(std::move(op), {x, x}, {}, false);
+      return Compose(std::move(op), {x, x}, {}, Arity::kFixed);
     }
     const std::vector<Op> unary = {Op::kNeg, Op::kAbs, Op::kNot, Op::kSign, Op::kFloor};
     rc::Shrinkable<Op> inner = ShrinkingElementOf(unary)(r.split(), size);
     rc::Shrinkable<Op> outer = ShrinkingElementOf(unary)(r.split(), size);
-    return Compose(std::move(outer), {Compose(std::move(inner), {std::move(x)}, {}, false)}, {},
-                   false);
+    return Compose(std::move(outer), {Compose(std::move(inner), {std::move(x)}, {}, Arity::kFixed)}, {},
+                   Arity::kFixed);
   });
 }
 
@@ -387,6 +405,11 @@ rc::Gen<Expr> GenExpr(int depth, int budget, bool shared_allowed) {
       {3, GenOpNode(OpsOfKind(OpKind::kAggregate), 1, 1, false, depth, budget,
                     shared_allowed)},
       {2, GenRewriteBait(depth, budget, shared_allowed)},
+      // Long operand lists and left-deep chains, past the VM's longest kFold
+      // (16 columns), whose links run as one instruction.
+      {1, GenOpNode(NaryOpsWithoutWeights(), 5, 20, false, depth, budget, shared_allowed)},
+      {1, GenOpNode({Op::kSub, Op::kDiv, Op::kAdd, Op::kMul}, 2, 20, false, depth, budget,
+                    shared_allowed, /*chain=*/true)},
   });
 }
 
@@ -554,6 +577,13 @@ class TextWriter {
     const ir::OpInfo& info = ir::Info(e.op);
     std::vector<std::string> args;
     for (const Expr& operand : e.operands) args.push_back(Text(operand, feature));
+    if (e.chain) {
+      std::string out = args[0];
+      for (std::size_t i = 1; i < args.size(); ++i) {
+        out = "(" + out + " " + std::string(info.spelling) + " " + args[i] + ")";
+      }
+      return out;
+    }
     switch (info.syntax) {
       case ir::Syntax::kPrefix:
         return std::string(info.spelling) + "(" + args[0] + ")";
@@ -893,24 +923,61 @@ void CheckProperty(int ci_cases, Property property) {
   }
 }
 
-std::vector<Isa> Tiers() { return {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}; }
+// A backend on an instruction-set tier (the reference interpreter has none).
+struct Target {
+  Backend backend = Backend::kVm;
+  Isa isa = Isa::kBaseline;
+};
 
-std::string TierTestName(Isa isa) {
-  switch (isa) {
+std::string TargetName(const Target& target) {
+  std::string name(BackendName(target.backend));
+  if (target.backend == Backend::kReference) return name;
+  switch (target.isa) {
     case Isa::kBaseline:
-      return "baseline";
+      return name + "_baseline";
     case Isa::kAvx2:
-      return "avx2";
+      return name + "_avx2";
     case Isa::kAvx512:
-      return "avx512";
+      return name + "_avx512";
     case Isa::kAuto:
       break;
   }
-  return "auto";
+  return name + "_auto";
+}
+
+// Every backend to compare with the reference interpreter, on every tier.
+std::vector<Target> OtherTargets() {
+  std::vector<Target> targets;
+  for (Backend backend : {Backend::kVm, Backend::kJit}) {
+    for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) targets.push_back({backend, isa});
+  }
+  return targets;
+}
+
+// Why this build or this CPU cannot run `target` (the test is then skipped).
+std::optional<std::string> WhyNotRunnable(const Target& target) {
+  if (!IsBackendAvailable(target.backend)) {
+    return "backend " + std::string(BackendName(target.backend)) +
+           " is not available in this build: not tested";
+  }
+  if (target.backend != Backend::kReference && !IsIsaSupported(target.isa)) {
+    return "this CPU cannot run " + std::string(IsaName(target.isa)) + " code: tier not tested";
+  }
+  return std::nullopt;
+}
+
+// The passes of `mask` (bits in PassNames order) that `backend` has: "reuse"
+// and "fuse" are the VM's own steps.
+std::vector<std::string> PassesFor(Backend backend, std::uint32_t mask) {
+  std::vector<std::string> passes = PassesOf(mask);
+  if (backend != Backend::kVm) {
+    std::erase_if(passes, [](const std::string& p) { return p == "reuse" || p == "fuse"; });
+  }
+  return passes;
 }
 
 // ---------------------------------------------------------------------------
-// Property 1: the VM gives the reference interpreter's bits.
+// Property 1: every other backend gives the reference interpreter's bits.
 
 struct DiffCase {
   std::uint32_t item_count = 0;
@@ -946,7 +1013,7 @@ void showValue(const DiffCase& c, std::ostream& os) {
   os << "\n";
 }
 
-void CheckVmAgainstReference(Isa isa, const DiffCase& c) {
+void CheckAgainstReference(const Target& target, const DiffCase& c) {
   const TextWriter writer(c.set);
   const std::string text = writer.Set();
   const Result<FeatureSet> set = FeatureSet::Parse(text, Format::kText);
@@ -967,12 +1034,16 @@ void CheckVmAgainstReference(Isa isa, const DiffCase& c) {
   if (const auto bad = NonCanonicalNan(expected)) {
     RC_FAIL("the reference interpreter wrote the NaN " +
             Hex(expected.values[bad->first][bad->second]) + " (not 0x7FC00000) to output '" +
-            expected.names[bad->first] + "', item " + std::to_string(bad->second));
+            expected.names[bad->first] + "', item " + std::to_string(bad->second) +
+            "\nset:\n" + text);
   }
 
   std::vector<Config> configs;
-  for (std::uint32_t block : {0u, 8u, 64u, 1024u}) configs.push_back({Backend::kVm, isa, block});
-  configs.push_back({Backend::kVm, isa, c.odd_block, PassesOf(c.disabled_mask)});
+  for (std::uint32_t block : {0u, 8u, 64u, 512u, 1024u}) {
+    configs.push_back({target.backend, target.isa, block});
+  }
+  configs.push_back(
+      {target.backend, target.isa, c.odd_block, PassesFor(target.backend, c.disabled_mask)});
   for (std::size_t i = 0; i < configs.size(); ++i) {
     const Config& config = configs[i];
     const Result<Engine> engine = CompileFor(*set, outputs, config);
@@ -984,25 +1055,22 @@ void CheckVmAgainstReference(Isa isa, const DiffCase& c) {
         BindAndEvaluate(*engine, batch, data, static_cast<int>(i % 2), buffers, &actual);
     if (!status.ok()) RC_FAIL(config.ToString() + ": " + status.ToString());
     const std::string difference = Compare(expected, actual, *engine, data, config.ToString());
-    if (!difference.empty()) {
-      RC_FAIL(difference + "set:\n" + text);
-    }
+    if (!difference.empty()) RC_FAIL(difference + "set:\n" + text);
   }
 }
 
-class VmMatchesReference : public ::testing::TestWithParam<Isa> {};
+class MatchesReference : public ::testing::TestWithParam<Target> {};
 
-TEST_P(VmMatchesReference, EveryOutputBitForBit) {
-  const Isa isa = GetParam();
-  if (!IsIsaSupported(isa)) {
-    GTEST_SKIP() << "this CPU cannot run " << IsaName(isa) << " code: tier not tested";
-  }
-  CheckProperty(kCiCasesPerTier, [isa] { CheckVmAgainstReference(isa, *GenDiffCase()); });
+TEST_P(MatchesReference, EveryOutputBitForBit) {
+  const Target target = GetParam();
+  if (const auto reason = WhyNotRunnable(target)) GTEST_SKIP() << *reason;
+  CheckProperty(kCiCasesPerTarget,
+                [target] { CheckAgainstReference(target, *GenDiffCase()); });
 }
 
-INSTANTIATE_TEST_SUITE_P(Tiers, VmMatchesReference, ::testing::ValuesIn(Tiers()),
-                         [](const ::testing::TestParamInfo<Isa>& tier) {
-                           return TierTestName(tier.param);
+INSTANTIATE_TEST_SUITE_P(Backends, MatchesReference, ::testing::ValuesIn(OtherTargets()),
+                         [](const ::testing::TestParamInfo<Target>& target) {
+                           return TargetName(target.param);
                          });
 
 // ---------------------------------------------------------------------------
@@ -1040,18 +1108,13 @@ void showValue(const ReuseCase& c, std::ostream& os) {
   os << "\n";
 }
 
-struct ReuseParam {
-  Backend backend;
-  Isa isa;
-};
-
-void CheckScratchReuse(const ReuseParam& param, const ReuseCase& c) {
+void CheckScratchReuse(const Target& target, const ReuseCase& c) {
   const TextWriter writer(c.set);
   const std::string text = writer.Set();
   const Result<FeatureSet> set = FeatureSet::Parse(text, Format::kText);
   if (!set.ok()) RC_FAIL("the generated set does not parse:\n" + set.status().ToString());
-  Config config{param.backend, param.isa, c.block, PassesOf(c.disabled_mask)};
-  if (param.backend == Backend::kReference) config = Config{Backend::kReference};
+  Config config{target.backend, target.isa, c.block, PassesFor(target.backend, c.disabled_mask)};
+  if (target.backend == Backend::kReference) config = Config{Backend::kReference};
   const Result<Engine> engine = CompileFor(*set, writer.Requested(), config);
   if (!engine.ok()) RC_FAIL(config.ToString() + ": " + engine.status().ToString());
 
@@ -1098,28 +1161,23 @@ void CheckScratchReuse(const ReuseParam& param, const ReuseCase& c) {
   }
 }
 
-class ScratchReuse : public ::testing::TestWithParam<ReuseParam> {};
+class ScratchReuse : public ::testing::TestWithParam<Target> {};
 
 TEST_P(ScratchReuse, SameResultsAsAFreshBatch) {
-  const ReuseParam param = GetParam();
-  if (param.backend == Backend::kVm && !IsIsaSupported(param.isa)) {
-    GTEST_SKIP() << "this CPU cannot run " << IsaName(param.isa) << " code: tier not tested";
-  }
-  CheckProperty(kCiCasesScratch, [param] { CheckScratchReuse(param, *GenReuseCase()); });
+  const Target target = GetParam();
+  if (const auto reason = WhyNotRunnable(target)) GTEST_SKIP() << *reason;
+  CheckProperty(kCiCasesScratch, [target] { CheckScratchReuse(target, *GenReuseCase()); });
 }
 
-std::vector<ReuseParam> ReuseParams() {
-  std::vector<ReuseParam> params = {{Backend::kReference, Isa::kBaseline}};
-  for (Isa isa : Tiers()) params.push_back({Backend::kVm, isa});
-  return params;
+std::vector<Target> AllTargets() {
+  std::vector<Target> targets = {{Backend::kReference, Isa::kBaseline}};
+  for (const Target& target : OtherTargets()) targets.push_back(target);
+  return targets;
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, ScratchReuse, ::testing::ValuesIn(ReuseParams()),
-                         [](const ::testing::TestParamInfo<ReuseParam>& config) {
-                           if (config.param.backend == Backend::kReference) {
-                             return std::string("reference");
-                           }
-                           return "vm_" + TierTestName(config.param.isa);
+INSTANTIATE_TEST_SUITE_P(Backends, ScratchReuse, ::testing::ValuesIn(AllTargets()),
+                         [](const ::testing::TestParamInfo<Target>& target) {
+                           return TargetName(target.param);
                          });
 
 // ---------------------------------------------------------------------------
@@ -1141,6 +1199,8 @@ struct Coverage {
   bool requested_subset = false;
   int max_depth = 0;
   int max_outputs = 0;
+  std::size_t longest_chain = 0;
+  std::size_t longest_nary = 0;
 
   void Walk(const Expr& e, const SetSpec& set, std::size_t feature, int depth, bool in_aggregate,
             bool in_if) {
@@ -1168,6 +1228,10 @@ struct Coverage {
         break;
     }
     ops.insert(e.op);
+    if (e.chain) longest_chain = std::max(longest_chain, e.operands.size());
+    if (ir::KindOf(e.op) == OpKind::kNary) {
+      longest_nary = std::max(longest_nary, e.operands.size());
+    }
     const bool aggregate = ir::KindOf(e.op) == OpKind::kAggregate;
     if (aggregate && in_aggregate) aggregate_of_aggregate = true;
     if (aggregate && in_if) aggregate_in_if = true;
@@ -1219,6 +1283,8 @@ TEST(GeneratorCoverage, ReachesEveryOperatorAndShape) {
   EXPECT_TRUE(coverage.default_bound);
   EXPECT_TRUE(coverage.requested_subset);
   EXPECT_GE(coverage.max_depth, kMaxDepth);
+  EXPECT_GE(coverage.longest_chain, 17u);  // past the VM's longest kFold (16)
+  EXPECT_GE(coverage.longest_nary, 17u);
   EXPECT_GE(coverage.max_outputs, 5);
 }
 

@@ -44,13 +44,14 @@ void ScalarA(float s, const float* b, float* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) out[i] = kOp(s, b[i]);
 }
 
-// A chain of one arithmetic operator over k columns, sixteen items at a
-// time so that the running value stays in a vector register instead of
-// making k - 1 passes through a scratch column. Sixteen float lanes (GCC's and
-// clang's vector extension; lane-wise IEEE operations, so the same roundings
-// as the scalar code) are one AVX-512, two AVX2 or four SSE registers.
-typedef float Lanes __attribute__((vector_size(64)));
-constexpr std::size_t kLanes = 16;
+// A chain of one arithmetic operator over k columns, a vector of items at a
+// time so that the running value stays in a register instead of making k - 1
+// passes through a scratch column (GCC's and clang's vector extension:
+// lane-wise IEEE operations, so the same roundings as the scalar code).
+// CALCJIT_VM_LANES is the tier's native float count: 4 (SSE2), 8 (AVX2) or
+// 16 (AVX-512); a wider vector type than the tier has would go through memory.
+constexpr std::size_t kLanes = CALCJIT_VM_LANES;
+typedef float Lanes __attribute__((vector_size(4 * CALCJIT_VM_LANES)));
 
 inline Lanes LoadLanes(const float* p) {
   Lanes v;

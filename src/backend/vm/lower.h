@@ -12,9 +12,11 @@
 
 namespace calcjit::vm {
 
-// The default block: 512 items, so that a block's scratch columns (2 KiB each)
-// stay in L1/L2 (docs/PERFORMANCE.md has the measurement).
-inline constexpr std::uint32_t kDefaultBlockSize = 512;
+// The default block: 1,024 items. A block's scratch columns (4 KiB each, a few
+// dozen live at once) then stay in L2, and the dispatch cost of an
+// instruction is spread over enough items; 512 to 2,048 measure within 5% of
+// each other, 64 to 256 up to 50% slower (docs/PERFORMANCE.md).
+inline constexpr std::uint32_t kDefaultBlockSize = 1024;
 
 struct LowerOptions {
   std::uint32_t block_size = kDefaultBlockSize;

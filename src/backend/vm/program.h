@@ -93,7 +93,7 @@ struct Program {
   std::vector<Operand> fold_operands;  // the columns of every kFold
   std::uint32_t registers = 0;
   std::uint32_t columns = 0;
-  std::uint32_t block_size = 512;
+  std::uint32_t block_size = 1024;
   Isa isa = Isa::kBaseline;
   const KernelTable* kernels = nullptr;
 
