@@ -116,6 +116,9 @@ std::string_view IsaName(Isa isa) {
 bool IsIsaSupported(Isa isa) { return vm::CpuSupports(isa); }
 
 Result<Engine> Engine::Compile(const FeatureSet& set, const EngineOptions& options) {
+  // Constant folding computes results: it runs in the contract's environment
+  // too (round to nearest, no FTZ/DAZ, exceptions masked), not the caller's.
+  const math::ScopedFpEnv fp_env;
   Backend backend = options.backend;
   if (backend == Backend::kAuto) backend = BestAvailableBackend();
   if (!IsBackendAvailable(backend)) {

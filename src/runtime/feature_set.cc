@@ -10,6 +10,7 @@
 #include "dsl/proto_writer.h"
 #include "dsl/text_parser.h"
 #include "dsl/text_printer.h"
+#include "math/fp_env.h"
 #include "runtime/internal.h"
 
 namespace calcjit {
@@ -61,6 +62,9 @@ std::string_view FormatName(Format format) {
 }
 
 Result<FeatureSet> FeatureSet::Parse(std::string_view data, Format format) {
+  // Literals round to the nearest float32 (spec section 4), whatever rounding
+  // mode the calling thread set: std::from_chars follows the current mode.
+  const math::ScopedFpEnv fp_env;
   Result<ir::FeatureSetIr> ir = Read(data, format);
   if (!ir.ok()) return ir.status();
   Result<ir::CheckedSet> checked = ir::Check(std::move(ir).value());
@@ -100,6 +104,7 @@ std::vector<std::string> FeatureSet::ImplicitInputs() const {
 }
 
 std::string FeatureSet::Serialize(Format format) const {
+  const math::ScopedFpEnv fp_env;
   const ir::FeatureSetIr& ir = loaded_->set->ir;
   switch (format) {
     case Format::kText:

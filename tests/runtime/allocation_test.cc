@@ -106,7 +106,9 @@ void* realloc(void* pointer, std::size_t size) noexcept {
   return __libc_realloc(pointer, size);
 }
 
-void free(void* pointer) noexcept { Release(pointer); }
+void free(void* pointer) noexcept {
+  Release(pointer);
+}
 
 void* aligned_alloc(std::size_t alignment, std::size_t size) noexcept {
   return AlignedAllocation(alignment, size);
@@ -136,8 +138,12 @@ void* pvalloc(std::size_t size) noexcept {
 
 }  // extern "C"
 
-void* operator new(std::size_t size) { return NewOrThrow(size); }
-void* operator new[](std::size_t size) { return NewOrThrow(size); }
+void* operator new(std::size_t size) {
+  return NewOrThrow(size);
+}
+void* operator new[](std::size_t size) {
+  return NewOrThrow(size);
+}
 void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
   CountAllocation();
   return __libc_malloc(size == 0 ? 1 : size);
@@ -155,23 +161,40 @@ void* operator new[](std::size_t size, std::align_val_t alignment) {
 void* operator new(std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
   return AlignedAllocation(static_cast<std::size_t>(alignment), size == 0 ? 1 : size);
 }
-void* operator new[](std::size_t size, std::align_val_t alignment,
-                     const std::nothrow_t&) noexcept {
+void* operator new[](std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
   return AlignedAllocation(static_cast<std::size_t>(alignment), size == 0 ? 1 : size);
 }
 
-void operator delete(void* pointer) noexcept { Release(pointer); }
-void operator delete[](void* pointer) noexcept { Release(pointer); }
-void operator delete(void* pointer, std::size_t) noexcept { Release(pointer); }
-void operator delete[](void* pointer, std::size_t) noexcept { Release(pointer); }
-void operator delete(void* pointer, std::align_val_t) noexcept { Release(pointer); }
-void operator delete[](void* pointer, std::align_val_t) noexcept { Release(pointer); }
-void operator delete(void* pointer, std::size_t, std::align_val_t) noexcept { Release(pointer); }
+void operator delete(void* pointer) noexcept {
+  Release(pointer);
+}
+void operator delete[](void* pointer) noexcept {
+  Release(pointer);
+}
+void operator delete(void* pointer, std::size_t) noexcept {
+  Release(pointer);
+}
+void operator delete[](void* pointer, std::size_t) noexcept {
+  Release(pointer);
+}
+void operator delete(void* pointer, std::align_val_t) noexcept {
+  Release(pointer);
+}
+void operator delete[](void* pointer, std::align_val_t) noexcept {
+  Release(pointer);
+}
+void operator delete(void* pointer, std::size_t, std::align_val_t) noexcept {
+  Release(pointer);
+}
 void operator delete[](void* pointer, std::size_t, std::align_val_t) noexcept {
   Release(pointer);
 }
-void operator delete(void* pointer, const std::nothrow_t&) noexcept { Release(pointer); }
-void operator delete[](void* pointer, const std::nothrow_t&) noexcept { Release(pointer); }
+void operator delete(void* pointer, const std::nothrow_t&) noexcept {
+  Release(pointer);
+}
+void operator delete[](void* pointer, const std::nothrow_t&) noexcept {
+  Release(pointer);
+}
 void operator delete(void* pointer, std::align_val_t, const std::nothrow_t&) noexcept {
   Release(pointer);
 }
@@ -225,10 +248,26 @@ TEST(AllocationCounter, SeesEveryAllocationFunction) {
     const char* name;
     void (*action)();
   } kCases[] = {
-      {"malloc", [] { void* volatile p = std::malloc(24); std::free(p); }},
-      {"calloc", [] { void* volatile p = std::calloc(3, 8); std::free(p); }},
-      {"realloc", [] { void* volatile p = std::realloc(nullptr, 40); std::free(p); }},
-      {"aligned_alloc", [] { void* volatile p = std::aligned_alloc(64, 128); std::free(p); }},
+      {"malloc",
+       [] {
+         void* volatile p = std::malloc(24);
+         std::free(p);
+       }},
+      {"calloc",
+       [] {
+         void* volatile p = std::calloc(3, 8);
+         std::free(p);
+       }},
+      {"realloc",
+       [] {
+         void* volatile p = std::realloc(nullptr, 40);
+         std::free(p);
+       }},
+      {"aligned_alloc",
+       [] {
+         void* volatile p = std::aligned_alloc(64, 128);
+         std::free(p);
+       }},
       {"posix_memalign",
        [] {
          void* p = nullptr;
@@ -237,17 +276,53 @@ TEST(AllocationCounter, SeesEveryAllocationFunction) {
            std::free(q);
          }
        }},
-      {"new", [] { int* volatile p = new int(7); delete p; }},
-      {"new[]", [] { int* volatile p = new int[9]; delete[] p; }},
-      {"new nothrow", [] { int* volatile p = new (std::nothrow) int(7); delete p; }},
-      {"new[] nothrow", [] { int* volatile p = new (std::nothrow) int[9]; delete[] p; }},
-      {"new aligned", [] { Overaligned* volatile p = new Overaligned; delete p; }},
-      {"new[] aligned", [] { Overaligned* volatile p = new Overaligned[3]; delete[] p; }},
+      {"new",
+       [] {
+         int* volatile p = new int(7);
+         delete p;
+       }},
+      {"new[]",
+       [] {
+         int* volatile p = new int[9];
+         delete[] p;
+       }},
+      {"new nothrow",
+       [] {
+         int* volatile p = new (std::nothrow) int(7);
+         delete p;
+       }},
+      {"new[] nothrow",
+       [] {
+         int* volatile p = new (std::nothrow) int[9];
+         delete[] p;
+       }},
+      {"new aligned",
+       [] {
+         Overaligned* volatile p = new Overaligned;
+         delete p;
+       }},
+      {"new[] aligned",
+       [] {
+         Overaligned* volatile p = new Overaligned[3];
+         delete[] p;
+       }},
       {"new aligned nothrow",
-       [] { Overaligned* volatile p = new (std::nothrow) Overaligned; delete p; }},
-      {"std::vector", [] { std::vector<float> v(1000, 1.0f); volatile float f = v[999]; (void)f; }},
+       [] {
+         Overaligned* volatile p = new (std::nothrow) Overaligned;
+         delete p;
+       }},
+      {"std::vector",
+       [] {
+         std::vector<float> v(1000, 1.0f);
+         volatile float f = v[999];
+         (void)f;
+       }},
       {"std::string",
-       [] { std::string s(200, 'x'); volatile char c = s[199]; (void)c; }},
+       [] {
+         std::string s(200, 'x');
+         volatile char c = s[199];
+         (void)c;
+       }},
   };
   for (const auto& c : kCases) {
     const AllocationCounter::Counts counts = CountDuring(c.action);
@@ -348,10 +423,9 @@ std::vector<SetCase> SetCases() {
 }
 
 FeatureSet LoadSet(const SetCase& set_case) {
-  Result<FeatureSet> set =
-      set_case.text == nullptr
-          ? FeatureSet::ReadFile(CALCJIT_EXAMPLE_SET_PATH)
-          : FeatureSet::Parse(set_case.text, Format::kText);
+  Result<FeatureSet> set = set_case.text == nullptr
+                               ? FeatureSet::ReadFile(CALCJIT_EXAMPLE_SET_PATH)
+                               : FeatureSet::Parse(set_case.text, Format::kText);
   EXPECT_TRUE(set.ok()) << set.status().ToString();
   return std::move(set).value();
 }
@@ -371,7 +445,8 @@ class Bench {
     const Schema& schema = engine.schema();
     for (std::size_t i = 0; i < schema.inputs.size(); ++i) {
       bool unbound = false;
-      for (const std::string& name : set_case.unbound) unbound = unbound || name == schema.inputs[i].name;
+      for (const std::string& name : set_case.unbound)
+        unbound = unbound || name == schema.inputs[i].name;
       EXPECT_TRUE(!unbound || schema.inputs[i].default_value) << schema.inputs[i].name;
       bound_.push_back(!unbound);
     }
@@ -485,14 +560,17 @@ TEST_P(VmEvaluation, AllocatesNothingOnceWarm) {
   expect_none(kMaxItems - 1, "one item fewer than the largest batch");
 }
 
-std::vector<Isa> Tiers() { return {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}; }
+std::vector<Isa> Tiers() {
+  return {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512};
+}
 
-INSTANTIATE_TEST_SUITE_P(
-    TiersAndSets, VmEvaluation, ::testing::Combine(::testing::ValuesIn(Tiers()),
-                                                   ::testing::ValuesIn(SetCases())),
-    [](const ::testing::TestParamInfo<std::tuple<Isa, SetCase>>& param) {
-      return TierName(std::get<0>(param.param)) + "_" + std::get<1>(param.param).name;
-    });
+INSTANTIATE_TEST_SUITE_P(TiersAndSets, VmEvaluation,
+                         ::testing::Combine(::testing::ValuesIn(Tiers()),
+                                            ::testing::ValuesIn(SetCases())),
+                         [](const ::testing::TestParamInfo<std::tuple<Isa, SetCase>>& param) {
+                           return TierName(std::get<0>(param.param)) + "_" +
+                                  std::get<1>(param.param).name;
+                         });
 
 // ---------------------------------------------------------------------------
 // The reference interpreter allocates by design: each node returns a fresh
