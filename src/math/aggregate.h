@@ -97,54 +97,38 @@ CALCJIT_KERNEL StripedSum SumNonNan(std::span<const float> x) {
   return StripedSum{s.Combine(), count};
 }
 
-// The binary MIN folded over the non-NaN items. IEEE minimum (with -0 below
-// +0) is a total order on non-NaN values, so any fold order gives the same
-// result: lanes start at +inf (its identity) and meet at the end.
-CALCJIT_KERNEL float MinNonNan(std::span<const float> x) {
-  constexpr float kInf = __builtin_inff();
+// The binary MIN (or MAX) folded over the non-NaN items. IEEE minimum and
+// maximum (with -0 below +0) are total orders on non-NaN values, so any fold
+// order gives the same result: sixteen lanes start at the operator's identity
+// (+inf for MIN, -inf for MAX) and meet at the end. NaN if no item is non-NaN.
+template <float (*kOp)(float, float)>
+CALCJIT_KERNEL float FoldNonNan(std::span<const float> x, float identity) {
   float lanes[16];
-  for (float& lane : lanes) lane = kInf;
+  for (float& lane : lanes) lane = identity;
   std::size_t count = 0;
   std::size_t i = 0;
   for (const std::size_t full = x.size() - x.size() % 16; i < full; i += 16) {
     for (std::size_t j = 0; j < 16; ++j) {
       const float v = x[i + j];
-      lanes[j] = Select(IsNanItem(v), lanes[j], Min(lanes[j], v));
+      lanes[j] = Select(IsNanItem(v), lanes[j], kOp(lanes[j], v));
       count += IsNanItem(v) ? 0 : 1;
     }
   }
-  float result = kInf;
+  float result = identity;
   for (; i < x.size(); ++i) {
     const float v = x[i];
-    result = Select(IsNanItem(v), result, Min(result, v));
+    result = Select(IsNanItem(v), result, kOp(result, v));
     count += IsNanItem(v) ? 0 : 1;
   }
-  for (float lane : lanes) result = Min(result, lane);
+  for (float lane : lanes) result = kOp(result, lane);
   return count == 0 ? CanonicalNan() : result;
 }
 
-// As MinNonNan, with -inf, the identity of IEEE maximum.
+CALCJIT_KERNEL float MinNonNan(std::span<const float> x) {
+  return FoldNonNan<Min>(x, __builtin_inff());
+}
 CALCJIT_KERNEL float MaxNonNan(std::span<const float> x) {
-  constexpr float kMinusInf = -__builtin_inff();
-  float lanes[16];
-  for (float& lane : lanes) lane = kMinusInf;
-  std::size_t count = 0;
-  std::size_t i = 0;
-  for (const std::size_t full = x.size() - x.size() % 16; i < full; i += 16) {
-    for (std::size_t j = 0; j < 16; ++j) {
-      const float v = x[i + j];
-      lanes[j] = Select(IsNanItem(v), lanes[j], Max(lanes[j], v));
-      count += IsNanItem(v) ? 0 : 1;
-    }
-  }
-  float result = kMinusInf;
-  for (; i < x.size(); ++i) {
-    const float v = x[i];
-    result = Select(IsNanItem(v), result, Max(result, v));
-    count += IsNanItem(v) ? 0 : 1;
-  }
-  for (float lane : lanes) result = Max(result, lane);
-  return count == 0 ? CanonicalNan() : result;
+  return FoldNonNan<Max>(x, -__builtin_inff());
 }
 
 // Unrounded float64 mean; NaN when no item is non-NaN.
