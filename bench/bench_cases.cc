@@ -268,14 +268,16 @@ std::optional<Mode> FindMode(std::string_view name) {
 
 const std::vector<SeedCase>& SeedCases() {
   static const std::vector<SeedCase> cases = {
-      {"Qux", "f_qux",
+      {"Qux",
+       "f_qux",
        "input f_foo;\n"
        "input f_bar;\n"
        "input f_baz;\n"
        "f_qux = f_foo / (f_bar + f_baz);\n",
        {{"f_foo", 1.0f, 100.0f}, {"f_bar", 1.0f, 10.0f}, {"f_baz", 20.0f, 30.0f}},
        &RunManualQux},
-      {"Sum10", "s",
+      {"Sum10",
+       "s",
        "input x0; input x1; input x2; input x3; input x4;\n"
        "input x5; input x6; input x7; input x8; input x9;\n"
        "s = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9;\n",

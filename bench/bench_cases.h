@@ -26,7 +26,7 @@ namespace calcjit::bench {
 
 // How a workload is computed.
 struct Mode {
-  std::string name;               // "manual", "evaluated", "vm", "jit"
+  std::string name;                // "manual", "evaluated", "vm", "jit"
   std::optional<Backend> backend;  // none for "manual"
 };
 

@@ -144,8 +144,7 @@ void RegisterAll() {
     const std::string name = "BM_Ranking/" + mode.name;
     benchmark::RegisterBenchmark(name.c_str(),
                                  [name, mode](benchmark::State& state) {
-                                   RunWorkload(state,
-                                               name + "/" + std::to_string(state.range(0)),
+                                   RunWorkload(state, name + "/" + std::to_string(state.range(0)),
                                                &MakeRanking, "Ranking", mode);
                                  })
         ->Arg(static_cast<std::int64_t>(kRankingSize))
@@ -182,9 +181,7 @@ class RatioReporter final : public benchmark::BenchmarkReporter {
  public:
   explicit RatioReporter(benchmark::BenchmarkReporter* display) : display_(display) {}
 
-  bool ReportContext(const Context& context) override {
-    return display_->ReportContext(context);
-  }
+  bool ReportContext(const Context& context) override { return display_->ReportContext(context); }
 
   void ReportRuns(const std::vector<Run>& runs) override {
     display_->ReportRuns(runs);
@@ -266,7 +263,8 @@ class RatioReporter final : public benchmark::BenchmarkReporter {
     std::fprintf(stderr, "%s\n", header.c_str());
     // Rows: one per (case, n), in the order the benchmarks ran.
     std::map<std::pair<std::string, std::size_t>, std::map<std::string, double>> rows;
-    for (const auto& [key, entry] : times_) rows[{key.case_name, key.n}][key.mode] = entry.nanoseconds;
+    for (const auto& [key, entry] : times_)
+      rows[{key.case_name, key.n}][key.mode] = entry.nanoseconds;
     std::vector<std::pair<std::string, std::size_t>> order;
     for (const Key& key : order_) {
       if (std::find(order.begin(), order.end(), std::pair(key.case_name, key.n)) == order.end()) {

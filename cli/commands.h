@@ -39,7 +39,8 @@ struct EvalOptions {
 
 struct DumpOptions {
   SetSource set;
-  std::string what = "program";  // dag | passes | program
+  std::string what = "program";  // dag | passes | program | ir | asm
+  bool optimized = false;        // with ir: after LLVM's optimizer
   std::vector<std::string> outputs;
   std::vector<std::string> disabled_passes;
   std::string isa = "auto";

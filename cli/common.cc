@@ -24,12 +24,15 @@ void ReportError(const Status& status) {
   }
 }
 
-void ReportError(std::string_view message) { std::cerr << "error: " << message << '\n'; }
+void ReportError(std::string_view message) {
+  std::cerr << "error: " << message << '\n';
+}
 
 Status WriteFileAtomically(const std::string& path, std::string_view contents) {
   std::string temp = path + ".tmp.XXXXXX";
   const int fd = mkstemp(temp.data());
-  if (fd < 0) return RuntimeError("cannot create a file next to '" + path + "': " + std::strerror(errno));
+  if (fd < 0)
+    return RuntimeError("cannot create a file next to '" + path + "': " + std::strerror(errno));
   std::size_t written = 0;
   while (written < contents.size()) {
     const ssize_t n = write(fd, contents.data() + written, contents.size() - written);

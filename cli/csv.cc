@@ -23,9 +23,9 @@ Result<CsvTable> ParseCsv(std::string_view data) {
         ++i;
         while (true) {
           if (i >= data.size()) {
-            return UserError("unterminated quoted field (opened on line " +
-                                 std::to_string(line) + ")",
-                             "line " + std::to_string(line));
+            return UserError(
+                "unterminated quoted field (opened on line " + std::to_string(line) + ")",
+                "line " + std::to_string(line));
           }
           const char c = data[i++];
           if (c == '"') {
@@ -42,7 +42,8 @@ Result<CsvTable> ParseCsv(std::string_view data) {
         if (i < data.size() && data[i] != ',' && data[i] != '\n' &&
             !(data[i] == '\r' && i + 1 < data.size() && data[i + 1] == '\n') &&
             !(data[i] == '\r' && i + 1 == data.size())) {
-          return UserError("unexpected character after a closing quote", "line " + std::to_string(line));
+          return UserError("unexpected character after a closing quote",
+                           "line " + std::to_string(line));
         }
       } else {
         while (i < data.size() && data[i] != ',' && data[i] != '\n' &&

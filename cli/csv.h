@@ -20,7 +20,8 @@ class CsvTable {
   // The field as written, unquoted (not trimmed).
   std::string_view Field(std::size_t row, std::size_t column) const {
     const std::size_t index = row * header_.size() + column;
-    return std::string_view(text_).substr(field_begin_[index], field_end_[index] - field_begin_[index]);
+    return std::string_view(text_).substr(field_begin_[index],
+                                          field_end_[index] - field_begin_[index]);
   }
   // The 1-based line on which a row starts (rows are 0-based).
   std::size_t LineOf(std::size_t row) const { return row_line_[row]; }

@@ -111,7 +111,7 @@ std::string DescribeDifference(const Schema& schema, const Difference& d) {
 struct BackendRun {
   Backend backend = Backend::kReference;
   bool available = false;
-  Status error;  // compiling or evaluating failed
+  Status error;                 // compiling or evaluating failed
   Schema schema;                // the engine's
   example::ExampleQuery query;  // the data it ran on
   double compile_seconds = 0.0;
@@ -217,10 +217,9 @@ void PrintTopItems(const BackendRun& run) {
     return std::isnan(score[i]) ? -std::numeric_limits<float>::infinity() : score[i];
   };
   const std::size_t top = std::min(kTopItems, order.size());
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(),
-                    [&](std::size_t a, std::size_t b) {
-                      return key(a) != key(b) ? key(a) > key(b) : a < b;
-                    });
+  std::partial_sort(
+      order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(),
+      [&](std::size_t a, std::size_t b) { return key(a) != key(b) ? key(a) > key(b) : a < b; });
 
   auto output = [&](const char* name) -> const float* {
     const std::optional<std::size_t> k = schema.FindOutput(name);
@@ -318,8 +317,8 @@ int RunDemo(const DemoOptions& options) {
   const double reference_median = Median(reference.seconds);
   const double items = static_cast<double>(options.items);
 
-  std::cout << Printf("  %-9s  %9s  %10s  %12s  %11s  %7s  %s\n", "backend", "compile",
-                      "min/query", "median/query", "median/item", "speedup", "outputs");
+  std::cout << Printf("  %-9s  %9s  %10s  %12s  %11s  %7s  %s\n", "backend", "compile", "min/query",
+                      "median/query", "median/item", "speedup", "outputs");
   bool all_agree = true;
   std::size_t agreeing = 0;
   std::vector<std::string> notes;
@@ -339,7 +338,8 @@ int RunDemo(const DemoOptions& options) {
     std::string verdict;
     if (run.repeat.differing != 0) {
       all_agree = false;
-      verdict = Printf("NOT REPEATABLE: %zu values changed between evaluations", run.repeat.differing);
+      verdict =
+          Printf("NOT REPEATABLE: %zu values changed between evaluations", run.repeat.differing);
       notes.push_back(name + ": " + DescribeDifference(run.schema, *run.repeat.first));
     } else if (run.backend == Backend::kReference) {
       verdict = "the reference";
@@ -372,11 +372,13 @@ int RunDemo(const DemoOptions& options) {
               << output_count << " outputs x " << options.items
               << " items) as soon as this build has it.\n\n";
   } else if (all_agree) {
-    std::cout << Printf("\n  %zu backends ran and agree bit for bit on all %zu outputs x %zu items "
-                        "(%zu values).\n\n",
-                        agreeing, output_count, options.items, output_count * options.items);
+    std::cout << Printf(
+        "\n  %zu backends ran and agree bit for bit on all %zu outputs x %zu items "
+        "(%zu values).\n\n",
+        agreeing, output_count, options.items, output_count * options.items);
   } else {
-    std::cout << "\n  The backends DO NOT all agree: that is a bug in calcjit, please report it.\n\n";
+    std::cout
+        << "\n  The backends DO NOT all agree: that is a bug in calcjit, please report it.\n\n";
   }
 
   if (options.items > 0) {

@@ -1,7 +1,9 @@
-// calcjit dump SET [--dag | --passes | --program]: what the optimizer and the
-// VM make of a set, for people reading it and for golden tests.
+// calcjit dump SET [--dag | --passes | --program | --ir [--optimized] | --asm]:
+// what the optimizer, the VM and the JIT make of a set, for people reading it
+// and for golden tests.
 #include <iostream>
 
+#include "backend/jit/jit.h"
 #include "backend/vm/vm.h"
 #include "cli/common.h"
 #include "opt/pipeline.h"
@@ -15,9 +17,20 @@ Result<std::string> Render(const FeatureSet& set, const DumpOptions& options) {
   Result<ir::EvalPlan> plan = ir::MakePlan(set.loaded().set, options.outputs);
   if (!plan.ok()) return plan.status();
   auto shared_plan = std::make_shared<const ir::EvalPlan>(std::move(plan).value());
+  const std::optional<Isa> isa = IsaFromName(options.isa);
+  if (!isa) return UserError("unknown --isa '" + options.isa + "'");
+  if (options.what == "ir" || options.what == "asm") {
+    // Code is only generated here, never run, so any tier can be shown.
+    jit::JitOptions jit_options;
+    jit_options.isa = *isa;
+    jit_options.disabled_passes = options.disabled_passes;
+    const jit::DumpStage stage = options.what == "asm" ? jit::DumpStage::kAssembly
+                                 : options.optimized   ? jit::DumpStage::kOptimizedIr
+                                                       : jit::DumpStage::kIr;
+    return jit::DumpJit(shared_plan, jit_options, stage);
+  }
+  if (options.optimized) return UserError("--optimized goes with --ir");
   if (options.what == "program") {
-    const std::optional<Isa> isa = IsaFromName(options.isa);
-    if (!isa) return UserError("unknown --isa '" + options.isa + "'");
     vm::VmOptions vm_options;
     vm_options.isa = *isa;
     vm_options.block_size = options.block_size;

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
-#include <optional>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -59,7 +59,8 @@ class CsvEvaluation {
 
   Status Bind(const EvalOptions& options) {
     for (std::size_t c = 0; c < table_.header().size(); ++c) {
-      if (!column_of_.emplace(table_.header()[c], c).second) duplicated_.push_back(table_.header()[c]);
+      if (!column_of_.emplace(table_.header()[c], c).second)
+        duplicated_.push_back(table_.header()[c]);
     }
     for (const InputInfo& input : schema_.inputs) {
       Result<InputColumns> columns = ColumnsOf(input);
@@ -90,7 +91,8 @@ class CsvEvaluation {
       std::size_t end = rows;
       if (group_column_) {
         end = begin + 1;
-        while (end < rows && table_.Field(end, *group_column_) == table_.Field(begin, *group_column_)) {
+        while (end < rows &&
+               table_.Field(end, *group_column_) == table_.Field(begin, *group_column_)) {
           ++end;
         }
       }
@@ -227,7 +229,8 @@ class CsvEvaluation {
       values.resize(table_.row_count() * columns.size());
       for (std::size_t row = 0; row < table_.row_count(); ++row) {
         for (std::size_t k = 0; k < columns.size(); ++k) {
-          CALCJIT_RETURN_IF_ERROR(ReadCell(table_, row, columns[k], &values[row * columns.size() + k]));
+          CALCJIT_RETURN_IF_ERROR(
+              ReadCell(table_, row, columns[k], &values[row * columns.size() + k]));
         }
       }
     }
@@ -272,8 +275,8 @@ int RunEval(const EvalOptions& options) {
   if (!set.ok()) return fail(set.status());
   const std::optional<Backend> backend = BackendFromName(options.backend);
   if (!backend) {
-    return fail(UserError("unknown backend '" + options.backend +
-                          "' (reference, vm, jit or auto)"));
+    return fail(
+        UserError("unknown backend '" + options.backend + "' (reference, vm, jit or auto)"));
   }
   EngineOptions engine_options;
   engine_options.backend = *backend;

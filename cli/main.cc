@@ -55,13 +55,23 @@ int main(int argc, char** argv) {
 
   DumpOptions dump;
   CLI::App* dump_command = app.add_subcommand(
-      "dump", "Show what the optimizer and the VM make of a set: the DAG, each pass, the program");
+      "dump",
+      "Show what the optimizer, the VM and the JIT make of a set: the DAG, each pass, the "
+      "program, the LLVM IR, the machine code");
   AddSetArgument(dump_command, &dump.set);
   auto* what = dump_command->add_option_group("what", "What to show (default: --program)");
-  what->add_flag_callback("--dag", [&] { dump.what = "dag"; }, "The optimized DAG");
-  what->add_flag_callback("--passes", [&] { dump.what = "passes"; },
-                          "The DAG after each optimizer pass, with timings");
-  what->add_flag_callback("--program", [&] { dump.what = "program"; }, "The VM program");
+  what->add_flag_callback(
+      "--dag", [&] { dump.what = "dag"; }, "The optimized DAG");
+  what->add_flag_callback(
+      "--passes", [&] { dump.what = "passes"; }, "The DAG after each optimizer pass, with timings");
+  what->add_flag_callback(
+      "--program", [&] { dump.what = "program"; }, "The VM program");
+  what->add_flag_callback(
+      "--ir", [&] { dump.what = "ir"; },
+      "The JIT's LLVM IR for each piece (add --optimized: after LLVM's passes)");
+  what->add_flag_callback(
+      "--asm", [&] { dump.what = "asm"; }, "The JIT's machine code");
+  dump_command->add_flag("--optimized", dump.optimized, "With --ir: the IR after optimization");
   what->require_option(0, 1);
   dump_command->add_option("--outputs", dump.outputs, "Outputs to compute, in order")
       ->delimiter(',');

@@ -15,6 +15,8 @@ packages=(
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   # the ulp checker's high-precision reference
   libmpfr-dev libgmp-dev
+  # the JIT: LLVM 16 (ORC), and clang 16 to compile src/math to LLVM bitcode
+  llvm-16-dev clang-16 libzstd-dev
 )
 
 missing=()

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the golden dumps (tests/golden/cases/*.dag, *.program) from the
-# current build; review the diff before committing it.
+# Regenerates the golden dumps (tests/golden/cases/*.dag, *.program, *.ll,
+# *.opt.ll) from the current build; review the diff before committing it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh golden_test

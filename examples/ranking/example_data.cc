@@ -22,7 +22,9 @@ std::uint64_t SplitMix64(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-std::uint64_t RotateLeft(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+std::uint64_t RotateLeft(std::uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
 
 // e^x with IEEE arithmetic only (floor and ldexp are exact): x = k ln2 + r,
 // |r| <= ln2 / 2, e^r by its Taylor series. Accurate to a few ulps of a double,
@@ -40,13 +42,19 @@ double PortableExp(double x) {
   return std::ldexp(sum, static_cast<int>(k));
 }
 
-double Clamp(double x, double lo, double hi) { return std::min(std::max(x, lo), hi); }
+double Clamp(double x, double lo, double hi) {
+  return std::min(std::max(x, lo), hi);
+}
 
 // Rounds to one decimal, as ratings are shown.
-double RoundToTenth(double x) { return std::floor(x * 10.0 + 0.5) / 10.0; }
+double RoundToTenth(double x) {
+  return std::floor(x * 10.0 + 0.5) / 10.0;
+}
 
 // Shop prices: a whole amount minus a cent ("23.99").
-float ShopPrice(double amount) { return static_cast<float>(std::floor(amount) + 0.99); }
+float ShopPrice(double amount) {
+  return static_cast<float>(std::floor(amount) + 0.99);
+}
 
 void NormalizeInPlace(std::span<float> v) {
   double sum = 0.0;
@@ -83,8 +91,8 @@ QueryContext GenerateQueryContext(std::uint64_t seed) {
   FillUnitVector(rng, q.user_emb);
   // Logged-in users with a purchase history have a price preference.
   if (rng.Bernoulli(0.7)) {
-    q.user_price_pref = static_cast<float>(
-        std::floor(PortableExp(q.log_price_level + 0.5 * rng.Normal())) + 1.0);
+    q.user_price_pref =
+        static_cast<float>(std::floor(PortableExp(q.log_price_level + 0.5 * rng.Normal())) + 1.0);
   }
   q.user_price_sensitivity = static_cast<float>(RoundToTenth(rng.Uniform()));
   q.user_segment = static_cast<float>(rng.Below(3));
@@ -134,13 +142,11 @@ Item GenerateItem(ExampleRng& rng, const QueryContext& q) {
   it.shipping_cost = rng.Bernoulli(0.55) ? 0.0f : kShippingCosts[rng.Below(5)];
 
   // Reviews: popular items collect more; no ratings means no mean rating.
-  const double count =
-      std::floor(PortableExp(2.5 + 1.3 * popularity + 0.8 * rng.Normal())) - 3.0;
+  const double count = std::floor(PortableExp(2.5 + 1.3 * popularity + 0.8 * rng.Normal())) - 3.0;
   it.rating_count = static_cast<float>(std::max(count, 0.0));
-  it.rating = it.rating_count > 0
-                  ? static_cast<float>(RoundToTenth(
-                        Clamp(2.9 + 2.0 * quality + 0.35 * rng.Normal(), 1.0, 5.0)))
-                  : kMissing;
+  it.rating = it.rating_count > 0 ? static_cast<float>(RoundToTenth(
+                                        Clamp(2.9 + 2.0 * quality + 0.35 * rng.Normal(), 1.0, 5.0)))
+                                  : kMissing;
 
   // Delivery: items the platform ships arrive in a day or two.
   const bool fulfilled = rng.Bernoulli(0.3);
@@ -155,11 +161,9 @@ Item GenerateItem(ExampleRng& rng, const QueryContext& q) {
                  : static_cast<float>(std::floor(PortableExp(0.5 + 3.0 * rng.Uniform())));
 
   // The seller, who tends to be as good as the item.
-  it.seller_rating =
-      rng.Bernoulli(0.1)
-          ? kMissing
-          : static_cast<float>(
-                RoundToTenth(Clamp(3.4 + 1.4 * quality + 0.3 * rng.Normal(), 1.0, 5.0)));
+  it.seller_rating = rng.Bernoulli(0.1) ? kMissing
+                                        : static_cast<float>(RoundToTenth(Clamp(
+                                              3.4 + 1.4 * quality + 0.3 * rng.Normal(), 1.0, 5.0)));
   it.seller_cancel_rate =
       static_cast<float>(Clamp(0.03 * (1.6 - quality) * std::abs(rng.Normal()), 0.0, 0.4));
   it.seller_late_rate = static_cast<float>(
@@ -176,19 +180,15 @@ Item GenerateItem(ExampleRng& rng, const QueryContext& q) {
   // quarter of the month (noisy, so that trends show).
   const double impressions_30d =
       std::floor(exposure * PortableExp(5.3 + 1.2 * popularity + 0.5 * rng.Normal()));
-  const double ctr = Clamp((0.01 + 0.09 * relevance * (0.6 + 0.4 * quality)) *
-                               (1.0 + 0.25 * rng.Normal()),
-                           0.0, 1.0);
+  const double ctr = Clamp(
+      (0.01 + 0.09 * relevance * (0.6 + 0.4 * quality)) * (1.0 + 0.25 * rng.Normal()), 0.0, 1.0);
   const double clicks_30d = std::floor(impressions_30d * ctr + rng.Uniform());
-  const double atc_30d =
-      std::floor(clicks_30d * Clamp(0.04 + 0.2 * quality + 0.03 * rng.Normal(), 0.0, 1.0) +
-                 rng.Uniform());
-  const double orders_30d =
-      std::floor(atc_30d * Clamp(0.25 + 0.35 * quality + 0.05 * rng.Normal(), 0.0, 1.0) +
-                 rng.Uniform());
+  const double atc_30d = std::floor(
+      clicks_30d * Clamp(0.04 + 0.2 * quality + 0.03 * rng.Normal(), 0.0, 1.0) + rng.Uniform());
+  const double orders_30d = std::floor(
+      atc_30d * Clamp(0.25 + 0.35 * quality + 0.05 * rng.Normal(), 0.0, 1.0) + rng.Uniform());
   const double returns_30d = std::floor(
-      orders_30d * Clamp(0.04 + 0.2 * (1.0 - quality) * rng.Uniform(), 0.0, 1.0) +
-      rng.Uniform());
+      orders_30d * Clamp(0.04 + 0.2 * (1.0 - quality) * rng.Uniform(), 0.0, 1.0) + rng.Uniform());
   const double week_share = Clamp(0.25 + 0.08 * rng.Normal(), 0.05, 1.0);
   const double week_clicks_share = Clamp(week_share * (1.0 + 0.3 * rng.Normal()), 0.0, 1.0);
   it.impressions_30d = static_cast<float>(impressions_30d);
@@ -216,11 +216,10 @@ Item GenerateItem(ExampleRng& rng, const QueryContext& q) {
   const double terms = q.query_length;
   it.title_match = static_cast<float>(
       Clamp(std::floor((relevance + 0.25 * rng.Normal()) * terms + 0.5), 0.0, terms) / terms);
-  it.category_match =
-      rng.Bernoulli(0.05)
-          ? kMissing
-          : static_cast<float>(
-                RoundToTenth(Clamp(0.1 + 1.0 * relevance + 0.15 * rng.Normal(), 0.0, 1.0)));
+  it.category_match = rng.Bernoulli(0.05)
+                          ? kMissing
+                          : static_cast<float>(RoundToTenth(
+                                Clamp(0.1 + 1.0 * relevance + 0.15 * rng.Normal(), 0.0, 1.0)));
   it.brand_match =
       rng.Bernoulli(q.query_has_brand != 0.0f ? 0.2 + 0.5 * relevance : 0.05) ? 1.0f : 0.0f;
 
@@ -370,9 +369,13 @@ float ExampleRng::UniformFloat() {
   return static_cast<float>(Next() >> 40) * 0x1.0p-24f;
 }
 
-float ExampleRng::UniformFloat(float lo, float hi) { return lo + (hi - lo) * UniformFloat(); }
+float ExampleRng::UniformFloat(float lo, float hi) {
+  return lo + (hi - lo) * UniformFloat();
+}
 
-double ExampleRng::Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+double ExampleRng::Uniform() {
+  return static_cast<double>(Next() >> 11) * 0x1.0p-53;
+}
 
 double ExampleRng::Normal() {
   double sum = 0.0;
@@ -380,7 +383,9 @@ double ExampleRng::Normal() {
   return sum - 6.0;
 }
 
-bool ExampleRng::Bernoulli(double p) { return Uniform() < p; }
+bool ExampleRng::Bernoulli(double p) {
+  return Uniform() < p;
+}
 
 std::uint64_t ExampleRng::Below(std::uint64_t n) {
   // 53 random bits scaled: exact for the small n of example data (the bias,

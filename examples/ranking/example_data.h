@@ -72,8 +72,7 @@ struct ExampleQuery {
 // index), not on the other inputs of the schema, so an engine that computes
 // only some outputs (a smaller schema) sees the same data; and the first m
 // items of a query of n > m items are those of a query of m items.
-ExampleQuery GenerateExampleQuery(const Schema& schema, std::size_t item_count,
-                                  std::uint64_t seed);
+ExampleQuery GenerateExampleQuery(const Schema& schema, std::size_t item_count, std::uint64_t seed);
 
 // Sets the batch's item count and binds every input of `query` by index: the
 // batch's engine must have the schema `query` was generated for.

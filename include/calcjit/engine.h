@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <optional>
 #include <span>
@@ -59,6 +60,14 @@ struct EngineOptions {
   std::vector<std::string> disabled_passes;
   // VM: items per block (0: the default, 1024).
   std::uint32_t block_size = 0;
+  // JIT: sets with more expression nodes than this are not compiled; `auto`
+  // then serves them from the VM (and says why in Engine::backend_note()).
+  std::size_t jit_node_limit = 1'000'000;
+  // JIT: compile the pieces of a large set on several threads.
+  bool jit_parallel = true;
+  // JIT: the most expression nodes one generated function computes (0: the
+  // default); a phase with more is split into several functions.
+  std::uint32_t jit_piece_nodes = 0;
 };
 
 class Batch;
@@ -67,7 +76,13 @@ class Batch;
 // Evaluate may run on many threads at once, each with its own Batch.
 class Engine {
  public:
+  // Parses nothing, checks the options, optimizes and generates code. Compiling
+  // a set (the same FeatureSet, or the same bytes parsed again) with the same
+  // options as an engine that is still alive returns that engine at once.
   static Result<Engine> Compile(const FeatureSet& set, const EngineOptions& options = {});
+  // Compile on a thread of its own, so the caller's thread goes on serving
+  // (JIT compilation of a large set takes up to a second).
+  static std::future<Result<Engine>> CompileAsync(FeatureSet set, EngineOptions options = {});
 
   // The inputs the requested outputs need (in the set's schema order) and
   // the outputs in the requested order.
@@ -76,6 +91,9 @@ class Engine {
   Backend backend() const;
   // The instruction-set tier its code uses (kBaseline for the reference interpreter).
   Isa isa() const;
+  // Why `auto` did not pick the best backend (the JIT failed or the set is
+  // over the limit), or "" when it did or a backend was named.
+  const std::string& backend_note() const;
 
   // Evaluates the batch: validates every binding first (a missing input
   // without a default, data of the wrong length), so that on error nothing is
@@ -118,7 +136,9 @@ class Batch {
   Status BindInput(std::string_view name, std::span<const float> values);
   Status BindInput(std::size_t input_index, std::span<const float> values);
   void UnbindInput(std::size_t input_index);
-  // Makes the engine write an output straight into the caller's memory (n floats).
+  // Makes the engine write an output straight into the caller's memory (n
+  // floats). It must not overlap an input or another output: Evaluate refuses
+  // that with an error.
   Status BindOutput(std::string_view name, std::span<float> values);
   Status BindOutput(std::size_t output_index, std::span<float> values);
   // Forgets every binding (the owned output buffers keep their capacity).

@@ -77,7 +77,8 @@ class [[nodiscard]] Result {
   Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
   // An ok Status carries no value: that is a bug in the caller, reported as one.
   Result(Status status)  // NOLINT: implicit by design
-      : status_(status.ok() ? InternalError("Result built from an ok Status") : std::move(status)) {}
+      : status_(status.ok() ? InternalError("Result built from an ok Status") : std::move(status)) {
+  }
 
   bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }
@@ -97,9 +98,9 @@ class [[nodiscard]] Result {
 }  // namespace calcjit
 
 // Returns early from the enclosing function when `expr` (a Status) is an error.
-#define CALCJIT_RETURN_IF_ERROR(expr)            \
-  do {                                           \
-    ::calcjit::Status calcjit_status_ = (expr);  \
+#define CALCJIT_RETURN_IF_ERROR(expr)                  \
+  do {                                                 \
+    ::calcjit::Status calcjit_status_ = (expr);        \
     if (!calcjit_status_.ok()) return calcjit_status_; \
   } while (false)
 

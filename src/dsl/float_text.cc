@@ -1,7 +1,7 @@
 #include "dsl/float_text.h"
 
-#include <charconv>
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <system_error>
@@ -10,7 +10,9 @@ namespace calcjit::dsl {
 
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // True if `text` matches digits [. digits*] | . digits, then [eE][+-]?digits.
 bool IsDecimalNumber(std::string_view text) {
@@ -115,8 +117,8 @@ FloatParse ParseFloatCell(std::string_view text, float* value) {
     return FloatParse::kOk;
   }
   if (EqualsIgnoreCase(text, "inf") || EqualsIgnoreCase(text, "infinity")) {
-    *value = negative ? -std::numeric_limits<float>::infinity()
-                      : std::numeric_limits<float>::infinity();
+    *value =
+        negative ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
     return FloatParse::kOk;
   }
   const FloatParse parsed = ParseDecimalFloat(text, value);

@@ -9,35 +9,64 @@ namespace calcjit::dsl {
 
 namespace {
 
-bool IsNameStart(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsNameChar(char c) { return IsNameStart(c) || IsDigit(c) || c == '.'; }
+bool IsNameStart(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+bool IsDigit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool IsNameChar(char c) {
+  return IsNameStart(c) || IsDigit(c) || c == '.';
+}
 
 std::string_view Spelling(TokenKind kind) {
   switch (kind) {
-    case TokenKind::kSemicolon: return ";";
-    case TokenKind::kColon: return ":";
-    case TokenKind::kComma: return ",";
-    case TokenKind::kAssign: return "=";
-    case TokenKind::kLParen: return "(";
-    case TokenKind::kRParen: return ")";
-    case TokenKind::kLBracket: return "[";
-    case TokenKind::kRBracket: return "]";
-    case TokenKind::kPlus: return "+";
-    case TokenKind::kMinus: return "-";
-    case TokenKind::kStar: return "*";
-    case TokenKind::kSlash: return "/";
-    case TokenKind::kCaret: return "^";
-    case TokenKind::kBang: return "!";
-    case TokenKind::kEq: return "==";
-    case TokenKind::kNe: return "!=";
-    case TokenKind::kLt: return "<";
-    case TokenKind::kLe: return "<=";
-    case TokenKind::kGt: return ">";
-    case TokenKind::kGe: return ">=";
-    case TokenKind::kAnd: return "&&";
-    case TokenKind::kOr: return "||";
-    default: return "";
+    case TokenKind::kSemicolon:
+      return ";";
+    case TokenKind::kColon:
+      return ":";
+    case TokenKind::kComma:
+      return ",";
+    case TokenKind::kAssign:
+      return "=";
+    case TokenKind::kLParen:
+      return "(";
+    case TokenKind::kRParen:
+      return ")";
+    case TokenKind::kLBracket:
+      return "[";
+    case TokenKind::kRBracket:
+      return "]";
+    case TokenKind::kPlus:
+      return "+";
+    case TokenKind::kMinus:
+      return "-";
+    case TokenKind::kStar:
+      return "*";
+    case TokenKind::kSlash:
+      return "/";
+    case TokenKind::kCaret:
+      return "^";
+    case TokenKind::kBang:
+      return "!";
+    case TokenKind::kEq:
+      return "==";
+    case TokenKind::kNe:
+      return "!=";
+    case TokenKind::kLt:
+      return "<";
+    case TokenKind::kLe:
+      return "<=";
+    case TokenKind::kGt:
+      return ">";
+    case TokenKind::kGe:
+      return ">=";
+    case TokenKind::kAnd:
+      return "&&";
+    case TokenKind::kOr:
+      return "||";
+    default:
+      return "";
   }
 }
 
@@ -45,14 +74,22 @@ std::string_view Spelling(TokenKind kind) {
 
 std::string Describe(const Token& token) {
   switch (token.kind) {
-    case TokenKind::kEnd: return "end of input";
-    case TokenKind::kName: return "name '" + token.text + "'";
-    case TokenKind::kNumber: return "number " + std::string(token.source);
-    case TokenKind::kString: return "string \"" + token.text + "\"";
-    case TokenKind::kInput: return "'input'";
-    case TokenKind::kModel: return "'model'";
-    case TokenKind::kError: return token.text;
-    default: return "'" + std::string(Spelling(token.kind)) + "'";
+    case TokenKind::kEnd:
+      return "end of input";
+    case TokenKind::kName:
+      return "name '" + token.text + "'";
+    case TokenKind::kNumber:
+      return "number " + std::string(token.source);
+    case TokenKind::kString:
+      return "string \"" + token.text + "\"";
+    case TokenKind::kInput:
+      return "'input'";
+    case TokenKind::kModel:
+      return "'model'";
+    case TokenKind::kError:
+      return token.text;
+    default:
+      return "'" + std::string(Spelling(token.kind)) + "'";
   }
 }
 
@@ -118,22 +155,38 @@ Token Lexer::Next() {
     return Make(kind, pos, begin);
   };
   switch (c) {
-    case ';': return one(TokenKind::kSemicolon);
-    case ':': return one(TokenKind::kColon);
-    case ',': return one(TokenKind::kComma);
-    case '(': return one(TokenKind::kLParen);
-    case ')': return one(TokenKind::kRParen);
-    case '[': return one(TokenKind::kLBracket);
-    case ']': return one(TokenKind::kRBracket);
-    case '+': return one(TokenKind::kPlus);
-    case '-': return one(TokenKind::kMinus);
-    case '*': return one(TokenKind::kStar);
-    case '/': return one(TokenKind::kSlash);
-    case '^': return one(TokenKind::kCaret);
-    case '=': return Peek(1) == '=' ? two(TokenKind::kEq) : one(TokenKind::kAssign);
-    case '!': return Peek(1) == '=' ? two(TokenKind::kNe) : one(TokenKind::kBang);
-    case '<': return Peek(1) == '=' ? two(TokenKind::kLe) : one(TokenKind::kLt);
-    case '>': return Peek(1) == '=' ? two(TokenKind::kGe) : one(TokenKind::kGt);
+    case ';':
+      return one(TokenKind::kSemicolon);
+    case ':':
+      return one(TokenKind::kColon);
+    case ',':
+      return one(TokenKind::kComma);
+    case '(':
+      return one(TokenKind::kLParen);
+    case ')':
+      return one(TokenKind::kRParen);
+    case '[':
+      return one(TokenKind::kLBracket);
+    case ']':
+      return one(TokenKind::kRBracket);
+    case '+':
+      return one(TokenKind::kPlus);
+    case '-':
+      return one(TokenKind::kMinus);
+    case '*':
+      return one(TokenKind::kStar);
+    case '/':
+      return one(TokenKind::kSlash);
+    case '^':
+      return one(TokenKind::kCaret);
+    case '=':
+      return Peek(1) == '=' ? two(TokenKind::kEq) : one(TokenKind::kAssign);
+    case '!':
+      return Peek(1) == '=' ? two(TokenKind::kNe) : one(TokenKind::kBang);
+    case '<':
+      return Peek(1) == '=' ? two(TokenKind::kLe) : one(TokenKind::kLt);
+    case '>':
+      return Peek(1) == '=' ? two(TokenKind::kGe) : one(TokenKind::kGt);
     case '&':
       if (Peek(1) == '&') return two(TokenKind::kAnd);
       break;
@@ -165,8 +218,8 @@ Token Lexer::LexNumber(ir::TextPos pos, std::size_t begin) {
   }
   if (IsNameChar(Peek())) {
     while (IsNameChar(Peek())) Advance();
-    return Error(pos, "malformed number '" + std::string(source_.substr(begin, offset_ - begin)) +
-                          "'");
+    return Error(pos,
+                 "malformed number '" + std::string(source_.substr(begin, offset_ - begin)) + "'");
   }
   Token token = Make(TokenKind::kNumber, pos, begin);
   switch (ParseDecimalFloat(token.source, &token.number)) {

@@ -12,21 +12,40 @@ namespace calcjit::dsl {
 
 enum class TokenKind : std::uint8_t {
   kEnd,
-  kName,     // plain or `backquoted`; `text` holds the name itself
-  kNumber,   // a literal, also `inf` and `nan`; `number` holds its float32 value
-  kString,   // "..." (model paths); `text` holds the contents
-  kInput,    // reserved word `input`
-  kModel,    // reserved word `model`
-  kSemicolon, kColon, kComma, kAssign, kLParen, kRParen, kLBracket, kRBracket,
-  kPlus, kMinus, kStar, kSlash, kCaret, kBang,
-  kEq, kNe, kLt, kLe, kGt, kGe, kAnd, kOr,
-  kError,    // a lexical error; `text` holds the message
+  kName,    // plain or `backquoted`; `text` holds the name itself
+  kNumber,  // a literal, also `inf` and `nan`; `number` holds its float32 value
+  kString,  // "..." (model paths); `text` holds the contents
+  kInput,   // reserved word `input`
+  kModel,   // reserved word `model`
+  kSemicolon,
+  kColon,
+  kComma,
+  kAssign,
+  kLParen,
+  kRParen,
+  kLBracket,
+  kRBracket,
+  kPlus,
+  kMinus,
+  kStar,
+  kSlash,
+  kCaret,
+  kBang,
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kAnd,
+  kOr,
+  kError,  // a lexical error; `text` holds the message
 };
 
 struct Token {
   TokenKind kind = TokenKind::kEnd;
   ir::TextPos pos;
-  std::string text;         // see TokenKind
+  std::string text;  // see TokenKind
   float number = 0.0f;
   bool quoted = false;      // a `backquoted` name: never a function call
   std::string_view source;  // the token as written

@@ -31,20 +31,34 @@ struct InfixOp {
 
 std::optional<InfixOp> InfixFor(TokenKind kind) {
   switch (kind) {
-    case TokenKind::kPlus: return InfixOp{Op::kAdd, false};
-    case TokenKind::kMinus: return InfixOp{Op::kSub, false};
-    case TokenKind::kStar: return InfixOp{Op::kMul, false};
-    case TokenKind::kSlash: return InfixOp{Op::kDiv, false};
-    case TokenKind::kCaret: return InfixOp{Op::kPow, true};
-    case TokenKind::kEq: return InfixOp{Op::kEq, false};
-    case TokenKind::kNe: return InfixOp{Op::kNe, false};
-    case TokenKind::kLt: return InfixOp{Op::kLt, false};
-    case TokenKind::kLe: return InfixOp{Op::kLe, false};
-    case TokenKind::kGt: return InfixOp{Op::kGt, false};
-    case TokenKind::kGe: return InfixOp{Op::kGe, false};
-    case TokenKind::kAnd: return InfixOp{Op::kAnd, false};
-    case TokenKind::kOr: return InfixOp{Op::kOr, false};
-    default: return std::nullopt;
+    case TokenKind::kPlus:
+      return InfixOp{Op::kAdd, false};
+    case TokenKind::kMinus:
+      return InfixOp{Op::kSub, false};
+    case TokenKind::kStar:
+      return InfixOp{Op::kMul, false};
+    case TokenKind::kSlash:
+      return InfixOp{Op::kDiv, false};
+    case TokenKind::kCaret:
+      return InfixOp{Op::kPow, true};
+    case TokenKind::kEq:
+      return InfixOp{Op::kEq, false};
+    case TokenKind::kNe:
+      return InfixOp{Op::kNe, false};
+    case TokenKind::kLt:
+      return InfixOp{Op::kLt, false};
+    case TokenKind::kLe:
+      return InfixOp{Op::kLe, false};
+    case TokenKind::kGt:
+      return InfixOp{Op::kGt, false};
+    case TokenKind::kGe:
+      return InfixOp{Op::kGe, false};
+    case TokenKind::kAnd:
+      return InfixOp{Op::kAnd, false};
+    case TokenKind::kOr:
+      return InfixOp{Op::kOr, false};
+    default:
+      return std::nullopt;
   }
 }
 
@@ -60,7 +74,7 @@ struct Pending {
   TextPos pos;
   // Calls only.
   FunctionSpec spec{};
-  std::string function;       // as written, for messages
+  std::string function;          // as written, for messages
   std::size_t operand_base = 0;  // operands of the call start here
   std::size_t commas = 0;
   std::vector<float> weights;  // weighted_sum
@@ -269,8 +283,8 @@ bool TextParser::ParseModelDeclaration() {
   }
   Take();
   if (!Expect(TokenKind::kRParen, "')'") || !Expect(TokenKind::kSemicolon, "';'")) return false;
-  Error(keyword.pos, "model '" + name.text +
-                         "': models are not supported by contract v1 (spec section 6)");
+  Error(keyword.pos,
+        "model '" + name.text + "': models are not supported by contract v1 (spec section 6)");
   return true;
 }
 
@@ -479,17 +493,16 @@ std::optional<NodeId> TextParser::ParseExpression() {
     if (!reduce_to_group()) return std::nullopt;
     if (!stack_.empty()) {
       const Pending& open = stack_.back();
-      const std::string what = open.kind == Pending::Kind::kParen
-                                   ? "')' to close the '(' at " + ir::FormatTextPos(open.pos)
-                                   : "')' or ',' in the call of " + open.function + " at " +
-                                         ir::FormatTextPos(open.pos);
+      const std::string what =
+          open.kind == Pending::Kind::kParen
+              ? "')' to close the '(' at " + ir::FormatTextPos(open.pos)
+              : "')' or ',' in the call of " + open.function + " at " + ir::FormatTextPos(open.pos);
       ErrorAt(token, what);
       return std::nullopt;
     }
     return operands_.back();
   }
 }
-
 
 void TextParser::PushCall(Pending call) {
   stack_.push_back(std::move(call));
@@ -597,8 +610,8 @@ bool TextParser::CloseCall(Pending& call) {
                                  operands_.end());
   operands_.resize(call.operand_base);
   auto arity_error = [&](std::string_view expected) {
-    Error(call.pos, call.function + " takes " + std::string(expected) + ", got " +
-                        std::to_string(count));
+    Error(call.pos,
+          call.function + " takes " + std::string(expected) + ", got " + std::to_string(count));
     return false;
   };
   NodeId node = 0;

@@ -16,8 +16,8 @@ using ir::NodeId;
 using ir::Op;
 using ir::OpKind;
 
-constexpr int kAtom = 100;       // calls, names, non-negative literals
-constexpr int kUnaryLevel = 7;   // prefix - and !, and negative literals
+constexpr int kAtom = 100;      // calls, names, non-negative literals
+constexpr int kUnaryLevel = 7;  // prefix - and !, and negative literals
 constexpr int kPowLevel = 8;
 
 bool IsNegativeLiteral(const Node& node) {
@@ -89,8 +89,8 @@ class ExpressionPrinter {
       case ir::Syntax::kPrefix: {
         // -(2) is Unary(NEG, 2), while -2 is the literal -2 (spec section 4).
         const Node& operand = ir_.nodes[operands[0]];
-        const bool glue = node.op == Op::kNeg && operand.op == Op::kConstant &&
-                          !IsNegativeLiteral(operand);
+        const bool glue =
+            node.op == Op::kNeg && operand.op == Op::kConstant && !IsNegativeLiteral(operand);
         stack_.push_back(Piece{{}, operands[0], glue || PrecedenceOf(operand) < kUnaryLevel});
         Text(info.spelling);
         break;
@@ -161,7 +161,9 @@ class ExpressionPrinter {
 bool IsPlainNameStart(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
 }
-bool IsPlainNameChar(char c) { return IsPlainNameStart(c) || (c >= '0' && c <= '9') || c == '.'; }
+bool IsPlainNameChar(char c) {
+  return IsPlainNameStart(c) || (c >= '0' && c <= '9') || c == '.';
+}
 
 std::string ScopeText(const ir::InputDecl& input) {
   std::string text = input.scope == Scope::kQuery ? "query" : "item";

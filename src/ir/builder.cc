@@ -8,17 +8,23 @@
 namespace calcjit::ir {
 
 namespace {
-float Canonical(float value) { return value != value ? math::CanonicalNan() : value; }
+float Canonical(float value) {
+  return value != value ? math::CanonicalNan() : value;
+}
 }  // namespace
 
-IrBuilder::IrBuilder(SourceFormat source) { ir_.source = source; }
+IrBuilder::IrBuilder(SourceFormat source) {
+  ir_.source = source;
+}
 
 void IrBuilder::AddInput(const InputDecl& decl) {
   ir_.inputs.push_back(decl);
   if (decl.default_value) ir_.inputs.back().default_value = Canonical(*decl.default_value);
 }
 
-void IrBuilder::BeginFeature() { feature_begin_ = static_cast<NodeId>(ir_.nodes.size()); }
+void IrBuilder::BeginFeature() {
+  feature_begin_ = static_cast<NodeId>(ir_.nodes.size());
+}
 
 NodeId IrBuilder::Append(Node node, std::span<const NodeId> operands) {
   node.first_operand = static_cast<std::uint32_t>(ir_.operands.size());
@@ -77,6 +83,8 @@ void IrBuilder::EndFeature(NameId name, NodeId root, TextPos pos) {
   feature_begin_ = static_cast<NodeId>(ir_.nodes.size());
 }
 
-FeatureSetIr IrBuilder::Finish() && { return std::move(ir_); }
+FeatureSetIr IrBuilder::Finish() && {
+  return std::move(ir_);
+}
 
 }  // namespace calcjit::ir

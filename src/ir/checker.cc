@@ -83,13 +83,12 @@ class Checker {
       CheckNameLength(feature.name, [&] { return FeatureLocation(ir_, f, "name"); });
       Symbol& symbol = set_.symbols[feature.name];
       if (symbol.kind == Symbol::Kind::kInput) {
-        Error(FeatureLocation(ir_, f, "name"),
-              Quoted(name) + " is declared as an input (at " +
-                  InputLocation(ir_, declared_at_[symbol.index]) + ") and cannot be defined");
+        Error(FeatureLocation(ir_, f, "name"), Quoted(name) + " is declared as an input (at " +
+                                                   InputLocation(ir_, declared_at_[symbol.index]) +
+                                                   ") and cannot be defined");
       } else if (symbol.kind == Symbol::Kind::kFeature) {
-        Error(FeatureLocation(ir_, f, "name"),
-              Quoted(name) + " is defined twice (first at " +
-                  FeatureLocation(ir_, symbol.index) + ")");
+        Error(FeatureLocation(ir_, f, "name"), Quoted(name) + " is defined twice (first at " +
+                                                   FeatureLocation(ir_, symbol.index) + ")");
       } else {
         symbol = Symbol{Symbol::Kind::kFeature, static_cast<std::uint32_t>(f)};
         set_.schema.outputs.push_back(name);
@@ -112,11 +111,11 @@ class Checker {
     const Symbol& symbol = set_.symbols[name];
     const std::string& text = ir_.NameOf(name);
     if (symbol.kind == Symbol::Kind::kFeature) {
-      Error(NodeLocation(ir_, id, field), Quoted(text) + " is a calculated feature (a column), not a vector input");
+      Error(NodeLocation(ir_, id, field),
+            Quoted(text) + " is a calculated feature (a column), not a vector input");
       return 0;
     }
-    if (symbol.kind == Symbol::Kind::kUnused ||
-        !set_.schema.inputs[symbol.index].declared) {
+    if (symbol.kind == Symbol::Kind::kUnused || !set_.schema.inputs[symbol.index].declared) {
       Error(NodeLocation(ir_, id, field),
             Quoted(text) + " is not a declared vector input (declare it, e.g. input " + text +
                 ": item[D];)");
@@ -124,9 +123,9 @@ class Checker {
     }
     const InputInfo& input = set_.schema.inputs[symbol.index];
     if (input.dimension == 0) {
-      Error(NodeLocation(ir_, id, field),
-            "input " + Quoted(text) + " is a scalar (a column), not a vector; " +
-                std::string(function) + " takes vector inputs");
+      Error(NodeLocation(ir_, id, field), "input " + Quoted(text) +
+                                              " is a scalar (a column), not a vector; " +
+                                              std::string(function) + " takes vector inputs");
       return 0;
     }
     return input.dimension;

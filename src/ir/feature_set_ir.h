@@ -90,8 +90,8 @@ struct FeatureDef {
 struct FeatureSetIr {
   SourceFormat source = SourceFormat::kText;
   NameTable names;
-  std::vector<InputDecl> inputs;      // declaration order
-  std::vector<FeatureDef> features;   // definition order
+  std::vector<InputDecl> inputs;     // declaration order
+  std::vector<FeatureDef> features;  // definition order
   std::vector<Node> nodes;
   std::vector<NodeId> operands;
   std::vector<float> weights;

@@ -59,8 +59,7 @@ std::string NodeLocation(const FeatureSetIr& ir, NodeId node, std::string_view f
   const FeatureDef& def = ir.features[feature];
   // Parent links for this definition only; errors are rare, so this is
   // computed on demand rather than stored in every node.
-  std::vector<std::pair<NodeId, std::uint32_t>> parent(def.root - def.first_node + 1,
-                                                      {kNone, 0});
+  std::vector<std::pair<NodeId, std::uint32_t>> parent(def.root - def.first_node + 1, {kNone, 0});
   for (NodeId id = def.first_node; id <= def.root; ++id) {
     const auto operands = ir.OperandsOf(ir.nodes[id]);
     for (std::uint32_t i = 0; i < operands.size(); ++i) {

@@ -52,8 +52,12 @@ inline constexpr OpInfo kOpTable[] = {
 
 inline constexpr int kOpCount = static_cast<int>(std::size(kOpTable));
 
-constexpr const OpInfo& Info(Op op) { return kOpTable[static_cast<int>(op)]; }
-constexpr OpKind KindOf(Op op) { return Info(op).kind; }
+constexpr const OpInfo& Info(Op op) {
+  return kOpTable[static_cast<int>(op)];
+}
+constexpr OpKind KindOf(Op op) {
+  return Info(op).kind;
+}
 
 // Number of expression operands an operator of this kind takes; -1 for Nary
 // (one or more). Vector operators take names, not expressions: 0.

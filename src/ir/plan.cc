@@ -40,9 +40,9 @@ Result<EvalPlan> MakePlan(std::shared_ptr<const CheckedSet> set,
     const FeatureDef& def = ir.features[f];
     for (NodeId id = def.first_node; id <= def.root; ++id) {
       const Node& node = ir.nodes[id];
-      for (NameId name : {node.op == Op::kRef || KindOf(node.op) == OpKind::kVector ? node.name
-                                                                                    : kNone,
-                          KindOf(node.op) == OpKind::kVector ? node.name2 : kNone}) {
+      for (NameId name :
+           {node.op == Op::kRef || KindOf(node.op) == OpKind::kVector ? node.name : kNone,
+            KindOf(node.op) == OpKind::kVector ? node.name2 : kNone}) {
         if (name == kNone) continue;
         const Symbol& symbol = set->SymbolOf(name);
         if (symbol.kind == Symbol::Kind::kFeature) {
@@ -63,7 +63,8 @@ Result<EvalPlan> MakePlan(std::shared_ptr<const CheckedSet> set,
     plan.slot_to_input.push_back(i);
     plan.schema.inputs.push_back(set->schema.inputs[i]);
   }
-  for (std::uint32_t f : plan.outputs) plan.schema.outputs.push_back(ir.NameOf(ir.features[f].name));
+  for (std::uint32_t f : plan.outputs)
+    plan.schema.outputs.push_back(ir.NameOf(ir.features[f].name));
   plan.set = std::move(set);
   return plan;
 }

@@ -20,7 +20,9 @@
 
 namespace calcjit::math {
 
-CALCJIT_KERNEL bool IsNanItem(float v) { return v != v; }
+CALCJIT_KERNEL bool IsNanItem(float v) {
+  return v != v;
+}
 
 CALCJIT_KERNEL void FillColumn(std::span<float> out, float value) {
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = value;
@@ -169,7 +171,9 @@ CALCJIT_KERNEL double StdNonNan(std::span<const float> x, const StripedSum& s) {
   return __builtin_sqrt(d.Combine() / static_cast<double>(s.count));
 }
 
-CALCJIT_KERNEL double StdNonNan(std::span<const float> x) { return StdNonNan(x, SumNonNan(x)); }
+CALCJIT_KERNEL double StdNonNan(std::span<const float> x) {
+  return StdNonNan(x, SumNonNan(x));
+}
 
 CALCJIT_KERNEL void BatchMin(std::span<const float> x, std::span<float> out) {
   FillColumn(out, MinNonNan(x));
@@ -203,8 +207,7 @@ CALCJIT_KERNEL std::uint32_t MonotonicBits(float v) {
 // byte of the value, skipping the bytes all keys share (the order among equal
 // values does not matter to rank). `temp` is as large as `keys`; the result
 // ends in `keys`. 256 buckets keep the fixed cost small for a few thousand items.
-CALCJIT_KERNEL void RadixSortByValue(std::span<std::uint64_t> keys,
-                                     std::span<std::uint64_t> temp) {
+CALCJIT_KERNEL void RadixSortByValue(std::span<std::uint64_t> keys, std::span<std::uint64_t> temp) {
   std::uint32_t counts[4][256] = {};
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const auto value = static_cast<std::uint32_t>(keys[i] >> 32);
@@ -327,8 +330,8 @@ CALCJIT_KERNEL void MinMaxScale(std::span<const float> x, std::span<float> out) 
 // where STD == 0; NaN items stay NaN.
 CALCJIT_KERNEL void Zscore(std::span<const float> x, std::span<float> out) {
   const StripedSum sum = SumNonNan(x);
-  const float mean = static_cast<float>(
-      sum.count == 0 ? static_cast<double>(CanonicalNan()) : sum.sum / static_cast<double>(sum.count));
+  const float mean = static_cast<float>(sum.count == 0 ? static_cast<double>(CanonicalNan())
+                                                       : sum.sum / static_cast<double>(sum.count));
   const float std_dev = static_cast<float>(StdNonNan(x, sum));
   for (std::size_t i = 0; i < x.size(); ++i) {
     const float v = x[i];

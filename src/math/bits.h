@@ -19,15 +19,23 @@
 
 namespace calcjit::math {
 
-CALCJIT_KERNEL std::uint32_t FloatBits(float x) { return std::bit_cast<std::uint32_t>(x); }
-CALCJIT_KERNEL float FloatFromBits(std::uint32_t bits) { return std::bit_cast<float>(bits); }
+CALCJIT_KERNEL std::uint32_t FloatBits(float x) {
+  return std::bit_cast<std::uint32_t>(x);
+}
+CALCJIT_KERNEL float FloatFromBits(std::uint32_t bits) {
+  return std::bit_cast<float>(bits);
+}
 
 // The quiet NaN every NaN output becomes (spec section 1: a NaN's sign and
 // payload are never observable).
 inline constexpr std::uint32_t kCanonicalNanBits = 0x7FC00000u;
-CALCJIT_KERNEL float CanonicalNan() { return FloatFromBits(kCanonicalNanBits); }
+CALCJIT_KERNEL float CanonicalNan() {
+  return FloatFromBits(kCanonicalNanBits);
+}
 
-CALCJIT_KERNEL float CanonicalizeNan(float x) { return x != x ? CanonicalNan() : x; }
+CALCJIT_KERNEL float CanonicalizeNan(float x) {
+  return x != x ? CanonicalNan() : x;
+}
 
 // `condition ? a : b` as an integer blend of the bits. GCC (with its default
 // -ftrapping-math) does not if-convert a float select whose arms compute

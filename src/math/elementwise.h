@@ -16,17 +16,27 @@
 namespace calcjit::math {
 
 // Neither zero (of either sign) nor NaN.
-CALCJIT_KERNEL bool Truthy(float x) { return x == x && x != 0.0f; }
-CALCJIT_KERNEL float FromBool(bool b) { return b ? 1.0f : 0.0f; }
+CALCJIT_KERNEL bool Truthy(float x) {
+  return x == x && x != 0.0f;
+}
+CALCJIT_KERNEL float FromBool(bool b) {
+  return b ? 1.0f : 0.0f;
+}
 
 // --- Unary -----------------------------------------------------------------
 
 // Flips the sign bit: -(+0) = -0.
-CALCJIT_KERNEL float Neg(float x) { return FloatFromBits(FloatBits(x) ^ 0x80000000u); }
-CALCJIT_KERNEL float Abs(float x) { return FloatFromBits(FloatBits(x) & 0x7FFFFFFFu); }
+CALCJIT_KERNEL float Neg(float x) {
+  return FloatFromBits(FloatBits(x) ^ 0x80000000u);
+}
+CALCJIT_KERNEL float Abs(float x) {
+  return FloatFromBits(FloatBits(x) & 0x7FFFFFFFu);
+}
 // Exp, Log, Log1p, Sigmoid, Tanh: math/transcendental.h (correctly rounded).
 // IEEE square root: correctly rounded, sqrt(-0) = -0, sqrt(x<0) = NaN.
-CALCJIT_KERNEL float Sqrt(float x) { return std::sqrt(x); }
+CALCJIT_KERNEL float Sqrt(float x) {
+  return std::sqrt(x);
+}
 
 // floor, ceil and round without libm (which only inlines with SSE4.1): every
 // float with |x| >= 2^23 is already an integer, below that the truncation
@@ -67,16 +77,30 @@ CALCJIT_KERNEL float Round(float x) {
 }
 
 // 1 if x > 0, -1 if x < 0, else x (so ±0 and NaN pass through).
-CALCJIT_KERNEL float Sign(float x) { return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : x); }
-CALCJIT_KERNEL float Not(float x) { return FromBool(!Truthy(x)); }
-CALCJIT_KERNEL float IsNan(float x) { return FromBool(x != x); }
+CALCJIT_KERNEL float Sign(float x) {
+  return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : x);
+}
+CALCJIT_KERNEL float Not(float x) {
+  return FromBool(!Truthy(x));
+}
+CALCJIT_KERNEL float IsNan(float x) {
+  return FromBool(x != x);
+}
 
 // --- Binary ----------------------------------------------------------------
 
-CALCJIT_KERNEL float Add(float a, float b) { return a + b; }
-CALCJIT_KERNEL float Sub(float a, float b) { return a - b; }
-CALCJIT_KERNEL float Mul(float a, float b) { return a * b; }
-CALCJIT_KERNEL float Div(float a, float b) { return a / b; }
+CALCJIT_KERNEL float Add(float a, float b) {
+  return a + b;
+}
+CALCJIT_KERNEL float Sub(float a, float b) {
+  return a - b;
+}
+CALCJIT_KERNEL float Mul(float a, float b) {
+  return a * b;
+}
+CALCJIT_KERNEL float Div(float a, float b) {
+  return a / b;
+}
 // Pow: math/transcendental.h.
 
 // IEEE 754-2019 minimum / maximum: NaN if either operand is NaN, and
@@ -84,27 +108,43 @@ CALCJIT_KERNEL float Div(float a, float b) { return a / b; }
 // for ±0, where OR-ing the bits picks -0 and AND-ing picks +0.
 CALCJIT_KERNEL float Min(float a, float b) {
   const bool unordered = (a != a) | (b != b);
-  const float ordered = Select(a == b, FloatFromBits(FloatBits(a) | FloatBits(b)),
-                               Select(a < b, a, b));
+  const float ordered =
+      Select(a == b, FloatFromBits(FloatBits(a) | FloatBits(b)), Select(a < b, a, b));
   return Select(unordered, a + b, ordered);
 }
 
 CALCJIT_KERNEL float Max(float a, float b) {
   const bool unordered = (a != a) | (b != b);
-  const float ordered = Select(a == b, FloatFromBits(FloatBits(a) & FloatBits(b)),
-                               Select(a > b, a, b));
+  const float ordered =
+      Select(a == b, FloatFromBits(FloatBits(a) & FloatBits(b)), Select(a > b, a, b));
   return Select(unordered, a + b, ordered);
 }
 
 // IEEE comparisons: false with a NaN operand, except Ne.
-CALCJIT_KERNEL float Eq(float a, float b) { return FromBool(a == b); }
-CALCJIT_KERNEL float Ne(float a, float b) { return FromBool(a != b); }
-CALCJIT_KERNEL float Lt(float a, float b) { return FromBool(a < b); }
-CALCJIT_KERNEL float Le(float a, float b) { return FromBool(a <= b); }
-CALCJIT_KERNEL float Gt(float a, float b) { return FromBool(a > b); }
-CALCJIT_KERNEL float Ge(float a, float b) { return FromBool(a >= b); }
-CALCJIT_KERNEL float And(float a, float b) { return FromBool(Truthy(a) && Truthy(b)); }
-CALCJIT_KERNEL float Or(float a, float b) { return FromBool(Truthy(a) || Truthy(b)); }
+CALCJIT_KERNEL float Eq(float a, float b) {
+  return FromBool(a == b);
+}
+CALCJIT_KERNEL float Ne(float a, float b) {
+  return FromBool(a != b);
+}
+CALCJIT_KERNEL float Lt(float a, float b) {
+  return FromBool(a < b);
+}
+CALCJIT_KERNEL float Le(float a, float b) {
+  return FromBool(a <= b);
+}
+CALCJIT_KERNEL float Gt(float a, float b) {
+  return FromBool(a > b);
+}
+CALCJIT_KERNEL float Ge(float a, float b) {
+  return FromBool(a >= b);
+}
+CALCJIT_KERNEL float And(float a, float b) {
+  return FromBool(Truthy(a) && Truthy(b));
+}
+CALCJIT_KERNEL float Or(float a, float b) {
+  return FromBool(Truthy(a) || Truthy(b));
+}
 
 // --- Conditional -----------------------------------------------------------
 

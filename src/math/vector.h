@@ -54,7 +54,9 @@ CALCJIT_KERNEL float Dot(const float* a, const float* b, std::size_t d) {
   return s.Combine();
 }
 
-CALCJIT_KERNEL float Norm(const float* a, std::size_t d) { return Sqrt(Dot(a, a, d)); }
+CALCJIT_KERNEL float Norm(const float* a, std::size_t d) {
+  return Sqrt(Dot(a, a, d));
+}
 
 CALCJIT_KERNEL float L2Distance(const float* a, const float* b, std::size_t d) {
   Stripes s;

@@ -1,7 +1,7 @@
 #include "opt/dag.h"
 
-#include <bit>
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "dsl/float_text.h"
@@ -20,7 +20,9 @@ std::uint64_t Mix(std::uint64_t h, std::uint64_t v) {
   return h;
 }
 
-std::uint32_t Bits(float v) { return std::bit_cast<std::uint32_t>(v); }
+std::uint32_t Bits(float v) {
+  return std::bit_cast<std::uint32_t>(v);
+}
 
 }  // namespace
 

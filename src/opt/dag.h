@@ -35,7 +35,7 @@ struct DagNode {
   std::uint32_t operand_count = 0;
   std::uint32_t first_weight = 0;  // Dag::weights (WeightedSum)
   std::uint32_t weight_count = 0;
-  float constant = 0.0f;        // kConstant
+  float constant = 0.0f;            // kConstant
   std::uint32_t input = kNoValue;   // kRef: the engine input slot; Vector: lhs slot
   std::uint32_t input2 = kNoValue;  // Vector: rhs slot (kNoValue for norm)
   Shape shape = Shape::kColumn;
@@ -81,7 +81,7 @@ class Dag {
 
  private:
   std::uint64_t HashOf(const DagNode& node, std::span<const ValueId> operands,
-                      std::span<const float> weights) const;
+                       std::span<const float> weights) const;
   bool SameAs(ValueId existing, const DagNode& node, std::span<const ValueId> operands,
               std::span<const float> weights) const;
 

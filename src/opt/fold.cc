@@ -11,7 +11,9 @@ namespace {
 using ir::Op;
 using ir::OpKind;
 
-bool IsConstant(const Dag& dag, ValueId id) { return dag.node(id).op == Op::kConstant; }
+bool IsConstant(const Dag& dag, ValueId id) {
+  return dag.node(id).op == Op::kConstant;
+}
 
 }  // namespace
 
@@ -89,8 +91,8 @@ void ClassifyUniform(Dag& dag) {
       case OpKind::kAggregate:
         // One statistic for the whole batch, or a column (rank, softmax,
         // min_max_scale, zscore give each item its own value).
-        uniform = node.op != Op::kRank && node.op != Op::kSoftmax &&
-                  node.op != Op::kMinMaxScale && node.op != Op::kZscore;
+        uniform = node.op != Op::kRank && node.op != Op::kSoftmax && node.op != Op::kMinMaxScale &&
+                  node.op != Op::kZscore;
         break;
       default:
         for (ValueId operand : dag.OperandsOf(id)) {

@@ -25,7 +25,8 @@ Dag FoldConstants(const Dag& dag);
 
 // Rewrites that keep every observable bit: x*1, x/1, x-0 and x+(-0) are x;
 // x*-1 and x/-1 are -x; --x is x; abs(abs(x)) and abs(-x) are abs(x);
-// x^1 is x; min(x,x), max(x,x) and if(c,x,x) are x. (x+0 is not x: -0+0 = +0.)
+// x^1 is x, x^2 is x*x, x^-1 is 1/x; min(x,x), max(x,x) and if(c,x,x) are x.
+// (x+0 is not x: -0+0 = +0.)
 Dag Simplify(const Dag& dag);
 
 // Keeps only what the outputs need.

@@ -20,7 +20,9 @@ constexpr PassDescription kPasses[] = {
 
 }  // namespace
 
-std::span<const PassDescription> OptimizerPasses() { return kPasses; }
+std::span<const PassDescription> OptimizerPasses() {
+  return kPasses;
+}
 
 Result<Optimized> Optimize(std::shared_ptr<const ir::EvalPlan> plan,
                            const OptimizerOptions& options) {
@@ -36,8 +38,8 @@ Result<Optimized> Optimize(std::shared_ptr<const ir::EvalPlan> plan,
       for (const PassDescription& p : std::span(kPasses).subspan(1)) {
         names += (names.empty() ? "" : ", ") + std::string(p.name);
       }
-      return UserError("unknown optimizer pass '" + name + "' (passes that can be switched off: " +
-                       names + ")");
+      return UserError("unknown optimizer pass '" + name +
+                       "' (passes that can be switched off: " + names + ")");
     }
   }
 

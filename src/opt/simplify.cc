@@ -20,6 +20,7 @@ bool IsBits(std::optional<float> value, std::uint32_t bits) {
 
 constexpr std::uint32_t kOne = 0x3F800000u;
 constexpr std::uint32_t kMinusOne = 0xBF800000u;
+constexpr std::uint32_t kTwo = 0x40000000u;
 constexpr std::uint32_t kPlusZero = 0x00000000u;
 constexpr std::uint32_t kMinusZero = 0x80000000u;
 
@@ -47,8 +48,10 @@ Dag Simplify(const Dag& dag) {
     switch (node.op) {
       case Op::kMul:
       case Op::kDiv:
-        if (IsBits(cb, kOne)) result = a;                 // x*1 = x/1 = x, every bit
-        else if (IsBits(cb, kMinusOne)) result = negate(a);  // x*-1 = x/-1 = -x
+        if (IsBits(cb, kOne))
+          result = a;  // x*1 = x/1 = x, every bit
+        else if (IsBits(cb, kMinusOne))
+          result = negate(a);  // x*-1 = x/-1 = -x
         break;
       case Op::kSub:
         if (IsBits(cb, kPlusZero)) result = a;  // -0 - 0 = -0, +0 - 0 = +0
@@ -56,18 +59,43 @@ Dag Simplify(const Dag& dag) {
       case Op::kAdd: {
         // x + (-0) = x (but x + 0 is not: -0 + 0 = +0).
         const std::optional<float> ca = ConstantOf(to, a);
-        if (IsBits(cb, kMinusZero)) result = a;
-        else if (IsBits(ca, kMinusZero)) result = b;
+        if (IsBits(cb, kMinusZero))
+          result = a;
+        else if (IsBits(ca, kMinusZero))
+          result = b;
         break;
       }
       case Op::kPow:
-        if (IsBits(cb, kOne)) result = a;  // exact: x^1 is x, a float
+        // x^1 is x (pow is exact when the result is a float). x^2 is x*x and
+        // x^-1 is 1/x: both sides are correctly rounded, and an exhaustive
+        // run over all 2^32 floats found no difference, NaN, zeros and
+        // infinities included (docs/DESIGN.md).
+        if (IsBits(cb, kOne)) {
+          result = a;
+        } else if (IsBits(cb, kTwo)) {
+          DagNode square;
+          square.op = Op::kMul;
+          square.feature = node.feature;
+          const ValueId operands[2] = {a, a};
+          result = rewriter.Add(square, operands);
+        } else if (IsBits(cb, kMinusOne)) {
+          DagNode one;
+          one.op = Op::kConstant;
+          one.constant = 1.0f;
+          one.feature = node.feature;
+          DagNode reciprocal;
+          reciprocal.op = Op::kDiv;
+          reciprocal.feature = node.feature;
+          const ValueId operands[2] = {rewriter.Add(one, {}), a};
+          result = rewriter.Add(reciprocal, operands);
+        }
         break;
       case Op::kNeg:
         if (to.node(a).op == Op::kNeg) result = to.OperandsOf(a)[0];
         break;
       case Op::kAbs:
-        if (to.node(a).op == Op::kAbs) result = a;
+        if (to.node(a).op == Op::kAbs)
+          result = a;
         else if (to.node(a).op == Op::kNeg) {
           const ValueId inner = to.OperandsOf(a)[0];
           DagNode abs;

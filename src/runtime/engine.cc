@@ -1,12 +1,15 @@
 // Engine and Batch: choosing a backend, validating bindings, evaluating.
 #include "calcjit/engine.h"
 
+#include <future>
 #include <string>
 
+#include "backend/jit/jit.h"
 #include "backend/reference/interpreter.h"
 #include "backend/vm/isa.h"
 #include "backend/vm/vm.h"
 #include "math/fp_env.h"
+#include "runtime/caches.h"
 #include "runtime/internal.h"
 
 namespace calcjit {
@@ -48,8 +51,8 @@ namespace {
 
 std::string ShapeName(const InputInfo& input) {
   std::string shape = input.scope == Scope::kQuery ? "a query " : "an item ";
-  shape += input.dimension > 0 ? "vector of dimension " + std::to_string(input.dimension)
-                               : "scalar";
+  shape +=
+      input.dimension > 0 ? "vector of dimension " + std::to_string(input.dimension) : "scalar";
   return shape;
 }
 
@@ -62,8 +65,96 @@ backend::InputLayout LayoutOf(const InputInfo& input) {
                                      : backend::InputLayout::kBroadcast;
 }
 
-// The backend `auto` picks: the fastest one this build can run.
-Backend BestAvailableBackend() { return Backend::kVm; }
+std::size_t NodeCount(const ir::EvalPlan& plan) {
+  std::size_t nodes = 0;
+  for (std::uint32_t f : plan.features) {
+    const ir::FeatureDef& def = plan.set->ir.features[f];
+    nodes += def.root - def.first_node + 1;
+  }
+  return nodes;
+}
+
+// Engines compiled recently and still in use, by set and options: compiling
+// the same set (the same checked set object, which the parse cache hands out
+// again for the same bytes) with the same options returns the engine already
+// serving it, without optimizing or generating code. The key holds the set's
+// address; a live engine keeps its set alive, so the address cannot be reused
+// while the entry can still be found.
+internal::WeakCache<internal::CompiledEngine>& EngineCache() {
+  static auto* cache = new internal::WeakCache<internal::CompiledEngine>(8);
+  return *cache;
+}
+
+std::string EngineKey(const ir::CheckedSet* set, const EngineOptions& options, Isa isa) {
+  std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(set));
+  key += "|" + std::string(BackendName(options.backend)) + "|" + std::string(IsaName(isa));
+  key += "|" + jit::CompilerVersion() + "|outputs";
+  for (const std::string& output : options.outputs)
+    key += "," + std::to_string(output.size()) + ":" + output;
+  key += "|off";
+  for (const std::string& pass : options.disabled_passes) key += "," + pass;
+  key += "|" + std::to_string(options.block_size) + "|" + std::to_string(options.jit_node_limit) +
+         "|" + std::to_string(options.jit_piece_nodes);
+  return key;
+}
+
+Result<std::unique_ptr<backend::Executable>> MakeJit(std::shared_ptr<const ir::EvalPlan> plan,
+                                                     const EngineOptions& options, Isa isa) {
+  const std::size_t nodes = NodeCount(*plan);
+  if (nodes > options.jit_node_limit) {
+    return RuntimeError("the set has " + std::to_string(nodes) +
+                        " expression nodes, more than the JIT's limit of " +
+                        std::to_string(options.jit_node_limit));
+  }
+  jit::JitOptions jit_options;
+  jit_options.isa = isa;
+  jit_options.disabled_passes = options.disabled_passes;
+  jit_options.parallel = options.jit_parallel;
+  jit_options.max_piece_nodes = options.jit_piece_nodes;
+  return jit::MakeJitExecutable(std::move(plan), jit_options);
+}
+
+Result<std::unique_ptr<backend::Executable>> MakeVm(std::shared_ptr<const ir::EvalPlan> plan,
+                                                    const EngineOptions& options, Isa isa) {
+  vm::VmOptions vm_options;
+  vm_options.isa = isa;
+  vm_options.block_size = options.block_size;
+  vm_options.disabled_passes = options.disabled_passes;
+  return vm::MakeVmExecutable(std::move(plan), vm_options);
+}
+
+bool Overlaps(std::span<const float> a, std::span<const float> b) {
+  if (a.empty() || b.empty()) return false;
+  const auto a_begin = reinterpret_cast<std::uintptr_t>(a.data());
+  const auto b_begin = reinterpret_cast<std::uintptr_t>(b.data());
+  return a_begin < b_begin + b.size_bytes() && b_begin < a_begin + a.size_bytes();
+}
+
+// The backends read inputs and write outputs in blocks, in any order (the JIT
+// tells LLVM the iterations are independent), so an output that shares memory
+// with an input or another output would give a wrong answer, not an error.
+// Refuse it instead.
+Status CheckOutputsOverlapNothing(const Schema& schema, const internal::BatchState& state) {
+  for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
+    if (!state.output_bound_[k]) continue;
+    const std::span<const float> out = state.bound_outputs_[k];
+    for (std::size_t slot = 0; slot < schema.inputs.size(); ++slot) {
+      if (state.input_bound_[slot] && Overlaps(out, state.inputs_[slot])) {
+        return UserError("output '" + schema.outputs[k] + "' shares memory with input '" +
+                             schema.inputs[slot].name + "'; outputs need buffers of their own",
+                         schema.outputs[k]);
+      }
+    }
+    for (std::size_t other = 0; other < k; ++other) {
+      if (state.output_bound_[other] && Overlaps(out, state.bound_outputs_[other])) {
+        return UserError("outputs '" + schema.outputs[other] + "' and '" + schema.outputs[k] +
+                             "' share memory; each output needs a buffer of its own",
+                         schema.outputs[k]);
+      }
+    }
+  }
+  return Status::Ok();
+}
 
 }  // namespace
 
@@ -89,7 +180,9 @@ std::string_view BackendName(Backend backend) {
   return "?";
 }
 
-bool IsBackendAvailable(Backend backend) { return backend != Backend::kJit; }
+bool IsBackendAvailable(Backend) {
+  return true;
+}
 
 std::optional<Isa> IsaFromName(std::string_view name) {
   if (name == "auto") return Isa::kAuto;
@@ -113,47 +206,78 @@ std::string_view IsaName(Isa isa) {
   return "?";
 }
 
-bool IsIsaSupported(Isa isa) { return vm::CpuSupports(isa); }
+bool IsIsaSupported(Isa isa) {
+  return vm::CpuSupports(isa);
+}
 
 Result<Engine> Engine::Compile(const FeatureSet& set, const EngineOptions& options) {
   // Constant folding computes results: it runs in the contract's environment
   // too (round to nearest, no FTZ/DAZ, exceptions masked), not the caller's.
   const math::ScopedFpEnv fp_env;
-  Backend backend = options.backend;
-  if (backend == Backend::kAuto) backend = BestAvailableBackend();
-  if (!IsBackendAvailable(backend)) {
-    return RuntimeError("backend '" + std::string(BackendName(backend)) +
-                        "' is not available in this build (available: reference, vm)");
-  }
   if (options.isa != Isa::kAuto && !IsIsaSupported(options.isa)) {
     return UserError("this CPU cannot run the " + std::string(IsaName(options.isa)) +
                      " instruction set (the best it has is " +
                      std::string(IsaName(vm::DetectIsa())) + ")");
   }
+  const Isa isa = options.isa == Isa::kAuto ? vm::DetectIsa() : options.isa;
+  const std::string key = EngineKey(set.loaded().set.get(), options, isa);
+  if (std::shared_ptr<const internal::CompiledEngine> cached = EngineCache().Find(key)) {
+    return Engine(std::move(cached));
+  }
   Result<ir::EvalPlan> plan = ir::MakePlan(set.loaded().set, options.outputs);
   if (!plan.ok()) return plan.status();
   auto shared_plan = std::make_shared<const ir::EvalPlan>(std::move(plan).value());
-  std::unique_ptr<backend::Executable> executable;
-  Isa isa = Isa::kBaseline;
-  if (backend == Backend::kVm) {
-    vm::VmOptions vm_options;
-    vm_options.isa = isa = options.isa == Isa::kAuto ? vm::DetectIsa() : options.isa;
-    vm_options.block_size = options.block_size;
-    vm_options.disabled_passes = options.disabled_passes;
-    Result<std::unique_ptr<backend::Executable>> made =
-        vm::MakeVmExecutable(shared_plan, vm_options);
-    if (!made.ok()) return made.status();
-    executable = std::move(made).value();
-  } else {
-    executable = backend::MakeReferenceExecutable(shared_plan);
+
+  Backend backend = options.backend;
+  std::string note;
+  Result<std::unique_ptr<backend::Executable>> executable = InternalError("no backend");
+  switch (backend) {
+    case Backend::kReference:
+      executable = backend::MakeReferenceExecutable(shared_plan);
+      break;
+    case Backend::kVm:
+      executable = MakeVm(shared_plan, options, isa);
+      break;
+    case Backend::kJit:
+      executable = MakeJit(shared_plan, options, isa);
+      break;
+    case Backend::kAuto:
+      // The JIT when it can; the VM, with the reason, when it cannot.
+      backend = Backend::kJit;
+      executable = MakeJit(shared_plan, options, isa);
+      if (!executable.ok()) {
+        note = "served by the VM: " + executable.status().message();
+        backend = Backend::kVm;
+        executable = MakeVm(shared_plan, options, isa);
+      }
+      break;
   }
-  return Engine(std::make_shared<const internal::CompiledEngine>(std::move(shared_plan), backend,
-                                                                 isa, std::move(executable)));
+  if (!executable.ok()) return executable.status();
+  auto compiled = std::make_shared<const internal::CompiledEngine>(
+      std::move(shared_plan), backend, backend == Backend::kReference ? Isa::kBaseline : isa,
+      std::move(executable).value(), std::move(note));
+  EngineCache().Add(key, compiled);
+  return Engine(std::move(compiled));
 }
 
-const Schema& Engine::schema() const { return compiled_->schema(); }
-Backend Engine::backend() const { return compiled_->backend(); }
-Isa Engine::isa() const { return compiled_->isa(); }
+std::future<Result<Engine>> Engine::CompileAsync(FeatureSet set, EngineOptions options) {
+  return std::async(std::launch::async, [set = std::move(set), options = std::move(options)] {
+    return Compile(set, options);
+  });
+}
+
+const Schema& Engine::schema() const {
+  return compiled_->schema();
+}
+Backend Engine::backend() const {
+  return compiled_->backend();
+}
+Isa Engine::isa() const {
+  return compiled_->isa();
+}
+const std::string& Engine::backend_note() const {
+  return compiled_->note();
+}
 
 Status Engine::Evaluate(Batch& batch) const {
   internal::BatchState& state = *batch.state_;
@@ -174,8 +298,8 @@ Status Engine::Evaluate(Batch& batch) const {
       if (state.inputs_[slot].size() != expected) {
         return UserError("input '" + input.name + "' has " +
                              std::to_string(state.inputs_[slot].size()) + " floats, but " +
-                             ShapeName(input) + " needs " + std::to_string(expected) +
-                             " for " + std::to_string(n) + " items",
+                             ShapeName(input) + " needs " + std::to_string(expected) + " for " +
+                             std::to_string(n) + " items",
                          input.name);
       }
       view.data = state.inputs_[slot].data();
@@ -196,6 +320,7 @@ Status Engine::Evaluate(Batch& batch) const {
                        schema.outputs[k]);
     }
   }
+  if (Status overlap = CheckOutputsOverlapNothing(schema, state); !overlap.ok()) return overlap;
   for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
     std::span<float> target = state.bound_outputs_[k];
     if (!state.output_bound_[k]) {
@@ -221,15 +346,19 @@ Batch::~Batch() = default;
 Batch::Batch(Batch&&) noexcept = default;
 Batch& Batch::operator=(Batch&&) noexcept = default;
 
-void Batch::SetItemCount(std::size_t item_count) { state_->item_count_ = item_count; }
-std::size_t Batch::item_count() const { return state_->item_count_; }
+void Batch::SetItemCount(std::size_t item_count) {
+  state_->item_count_ = item_count;
+}
+std::size_t Batch::item_count() const {
+  return state_->item_count_;
+}
 
 Status Batch::BindInput(std::string_view name, std::span<const float> values) {
   const std::optional<std::size_t> index = state_->engine_->schema().FindInput(name);
   if (!index) {
-    return UserError("unknown input '" + std::string(name) +
-                         "': the engine's outputs do not read it",
-                     std::string(name));
+    return UserError(
+        "unknown input '" + std::string(name) + "': the engine's outputs do not read it",
+        std::string(name));
   }
   return BindInput(*index, values);
 }

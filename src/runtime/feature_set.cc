@@ -11,6 +11,7 @@
 #include "dsl/text_parser.h"
 #include "dsl/text_printer.h"
 #include "math/fp_env.h"
+#include "runtime/caches.h"
 #include "runtime/internal.h"
 
 namespace calcjit {
@@ -31,6 +32,15 @@ Result<ir::FeatureSetIr> Read(std::string_view data, Format format) {
       return dsl::ReadProto(data);
   }
   return InternalError("unknown format");
+}
+
+// Sets parsed recently and still in use, by their exact bytes (the key is the
+// format and the bytes themselves, so a hit is never a wrong set): parsing the
+// same bytes again, as a reload of an unchanged set does, returns the same
+// checked set, which the engine cache then recognizes.
+internal::WeakCache<ir::CheckedSet>& ParseCache() {
+  static auto* cache = new internal::WeakCache<ir::CheckedSet>(8);
+  return *cache;
 }
 
 }  // namespace
@@ -62,6 +72,13 @@ std::string_view FormatName(Format format) {
 }
 
 Result<FeatureSet> FeatureSet::Parse(std::string_view data, Format format) {
+  std::string key(1, static_cast<char>(format));
+  key.append(data);
+  if (std::shared_ptr<const ir::CheckedSet> cached = ParseCache().Find(key)) {
+    auto loaded = std::make_shared<internal::LoadedSet>();
+    loaded->set = std::move(cached);
+    return FeatureSet(std::move(loaded));
+  }
   // Literals round to the nearest float32 (spec section 4), whatever rounding
   // mode the calling thread set: std::from_chars follows the current mode.
   const math::ScopedFpEnv fp_env;
@@ -71,6 +88,7 @@ Result<FeatureSet> FeatureSet::Parse(std::string_view data, Format format) {
   if (!checked.ok()) return checked.status();
   auto loaded = std::make_shared<internal::LoadedSet>();
   loaded->set = std::make_shared<const ir::CheckedSet>(std::move(checked).value());
+  ParseCache().Add(std::move(key), loaded->set);
   return FeatureSet(std::move(loaded));
 }
 
@@ -89,11 +107,14 @@ Result<FeatureSet> FeatureSet::ReadFile(const std::string& path, std::optional<F
   if (set.ok()) return set;
   // Prefix every location with the file, as compilers do.
   std::vector<Diagnostic> diagnostics = set.status().diagnostics();
-  for (Diagnostic& d : diagnostics) d.location = path + (d.location.empty() ? "" : ":" + d.location);
+  for (Diagnostic& d : diagnostics)
+    d.location = path + (d.location.empty() ? "" : ":" + d.location);
   return Status::Errors(set.status().kind(), std::move(diagnostics));
 }
 
-const Schema& FeatureSet::schema() const { return loaded_->set->schema; }
+const Schema& FeatureSet::schema() const {
+  return loaded_->set->schema;
+}
 
 std::vector<std::string> FeatureSet::ImplicitInputs() const {
   std::vector<std::string> names;

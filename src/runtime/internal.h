@@ -3,6 +3,7 @@
 #define CALCJIT_RUNTIME_INTERNAL_H_
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "backend/executable.h"
@@ -19,13 +20,18 @@ struct LoadedSet {
 class CompiledEngine {
  public:
   CompiledEngine(std::shared_ptr<const ir::EvalPlan> plan, Backend backend, Isa isa,
-                 std::unique_ptr<backend::Executable> executable)
-      : plan_(std::move(plan)), backend_(backend), isa_(isa), executable_(std::move(executable)) {}
+                 std::unique_ptr<backend::Executable> executable, std::string note = {})
+      : plan_(std::move(plan)),
+        backend_(backend),
+        isa_(isa),
+        executable_(std::move(executable)),
+        note_(std::move(note)) {}
 
   const ir::EvalPlan& plan() const { return *plan_; }
   const Schema& schema() const { return plan_->schema; }
   Backend backend() const { return backend_; }
   Isa isa() const { return isa_; }
+  const std::string& note() const { return note_; }
   const backend::Executable& executable() const { return *executable_; }
 
  private:
@@ -33,6 +39,7 @@ class CompiledEngine {
   Backend backend_;
   Isa isa_;
   std::unique_ptr<backend::Executable> executable_;
+  std::string note_;
 };
 
 }  // namespace calcjit::internal

@@ -194,8 +194,8 @@ void RunCase(const Case& c, const Target& target) {
       // A NaN output is always the canonical quiet NaN (spec section 1).
       const std::uint32_t want_bits = want != want ? 0x7FC00000u : Bits(want);
       EXPECT_EQ(Bits(actual[i]), want_bits)
-          << "output " << expected.name << "[" << i << "]: expected " << Describe(want)
-          << ", got " << Describe(actual[i]);
+          << "output " << expected.name << "[" << i << "]: expected " << Describe(want) << ", got "
+          << Describe(actual[i]);
     }
   }
 }
@@ -210,8 +210,8 @@ class CaseTest : public ::testing::Test {
   Target target_;
 };
 
-// Every backend; the VM on every instruction-set tier (tiers the CPU lacks
-// are reported as skipped) and with tiny blocks, so that the block loop and
+// Every backend; the VM and the JIT on every instruction-set tier (tiers the
+// CPU lacks are reported as skipped) and with tiny blocks, so that the block loop and
 // its tails are exercised by the small cases too.
 std::vector<Target> Targets() {
   std::vector<Target> targets = {{"reference", Backend::kReference}};
@@ -221,7 +221,11 @@ std::vector<Target> Targets() {
     targets.push_back({"vm-avx512", Backend::kVm, Isa::kAvx512});
     targets.push_back({"vm-block2", Backend::kVm, Isa::kAuto, 2});
   }
-  if (IsBackendAvailable(Backend::kJit)) targets.push_back({"jit", Backend::kJit});
+  if (IsBackendAvailable(Backend::kJit)) {
+    targets.push_back({"jit-x86-64", Backend::kJit, Isa::kBaseline});
+    targets.push_back({"jit-avx2", Backend::kJit, Isa::kAvx2});
+    targets.push_back({"jit-avx512", Backend::kJit, Isa::kAvx512});
+  }
   return targets;
 }
 
@@ -241,10 +245,9 @@ int main(int argc, char** argv) {
     for (const auto& file : files) {
       for (const Case& c : LoadCases(file)) {
         const std::string suite = "Conformance/" + target.name + "/" + file.stem().string();
-        ::testing::RegisterTest(suite.c_str(), c.name.c_str(), nullptr, nullptr, c.file.c_str(),
-                                c.line, [c, target]() -> ::testing::Test* {
-                                  return new CaseTest(c, target);
-                                });
+        ::testing::RegisterTest(
+            suite.c_str(), c.name.c_str(), nullptr, nullptr, c.file.c_str(), c.line,
+            [c, target]() -> ::testing::Test* { return new CaseTest(c, target); });
         ++registered;
       }
     }

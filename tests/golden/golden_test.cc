@@ -1,5 +1,6 @@
-// Golden (snapshot) tests: the optimized DAG and the VM program of a few
-// small sets, printed, against the files checked in next to them. A change
+// Golden (snapshot) tests: the optimized DAG, the VM program and the JIT's
+// LLVM IR (as generated, and after LLVM's optimizer) of a few small sets,
+// printed, against the files checked in next to them. A change
 // in what the optimizer or the lowering makes shows up as a readable diff.
 //
 // Regenerate after an intended change with
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "backend/jit/jit.h"
 #include "backend/vm/vm.h"
 #include "calcjit/calcjit.hpp"
 #include "opt/pipeline.h"
@@ -37,14 +39,23 @@ std::shared_ptr<const ir::EvalPlan> PlanOf(const fs::path& path) {
   return std::make_shared<const ir::EvalPlan>(std::move(plan).value());
 }
 
-// What the golden files hold: the DAG after the optimizer, and the VM program
-// for baseline x86-64 (pinned, so that the files do not depend on the host).
+// What the golden files hold: the DAG after the optimizer, the VM program for
+// baseline x86-64 and the JIT's IR for x86-64-v3 (tiers pinned, so that the
+// files do not depend on the host; the IR is only generated, never run).
 std::string Render(const fs::path& set, const std::string& kind) {
   const std::shared_ptr<const ir::EvalPlan> plan = PlanOf(set);
   if (kind == "dag") {
     Result<opt::Optimized> optimized = opt::Optimize(plan);
     EXPECT_TRUE(optimized.ok());
     return optimized->dag.Dump();
+  }
+  if (kind == "ll" || kind == "opt.ll") {
+    jit::JitOptions options;
+    options.isa = Isa::kAvx2;
+    Result<std::string> ir = jit::DumpJit(
+        plan, options, kind == "ll" ? jit::DumpStage::kIr : jit::DumpStage::kOptimizedIr);
+    EXPECT_TRUE(ir.ok()) << ir.status().ToString();
+    return ir.ok() ? *ir : "";
   }
   vm::VmOptions options;
   options.isa = Isa::kBaseline;
@@ -58,7 +69,7 @@ class GoldenTest : public ::testing::TestWithParam<std::string> {};
 TEST_P(GoldenTest, MatchesTheCheckedInDump) {
   const fs::path cases = CALCJIT_GOLDEN_DIR;
   const bool update = std::getenv("CALCJIT_UPDATE_GOLDENS") != nullptr;
-  for (const std::string kind : {"dag", "program"}) {
+  for (const std::string kind : {"dag", "program", "ll", "opt.ll"}) {
     const fs::path set = cases / (GetParam() + ".calc");
     const fs::path golden = cases / (GetParam() + "." + kind);
     const std::string actual = Render(set, kind);

@@ -20,7 +20,9 @@ namespace {
 const float kNan = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-bool SameValue(float a, float b) { return (a != a && b != b) || FloatBits(a) == FloatBits(b); }
+bool SameValue(float a, float b) {
+  return (a != a && b != b) || FloatBits(a) == FloatBits(b);
+}
 
 // Random columns rich in what the rules are about: NaN holes, ties, ±0,
 // huge and tiny magnitudes, infinities now and then.
@@ -31,13 +33,27 @@ std::vector<float> RandomColumn(std::mt19937& rng, std::size_t n, bool with_infi
   std::uniform_int_distribution<int> exponent(-40, 40);
   for (float& v : x) {
     switch (kind(rng)) {
-      case 0: v = kNan; break;
-      case 1: v = 0.0f; break;
-      case 2: v = -0.0f; break;
-      case 3: v = 3.0f; break;  // ties
-      case 4: v = with_infinities ? kInf : 1.0f; break;
-      case 5: v = 1e-45f; break;
-      default: v = std::ldexp(unit(rng), exponent(rng)); break;
+      case 0:
+        v = kNan;
+        break;
+      case 1:
+        v = 0.0f;
+        break;
+      case 2:
+        v = -0.0f;
+        break;
+      case 3:
+        v = 3.0f;
+        break;  // ties
+      case 4:
+        v = with_infinities ? kInf : 1.0f;
+        break;
+      case 5:
+        v = 1e-45f;
+        break;
+      default:
+        v = std::ldexp(unit(rng), exponent(rng));
+        break;
     }
   }
   return x;
@@ -165,8 +181,8 @@ TEST(VectorTest, DotNormL2CosineFollowTheStripedOrder) {
       EXPECT_TRUE(SameValue(Norm(a.data(), d), std::sqrt(SpecDot(a, a))));
       EXPECT_TRUE(SameValue(L2Distance(a.data(), b.data(), d), std::sqrt(SpecDot(diff2, diff2))));
       const float denominator = std::sqrt(SpecDot(a, a)) * std::sqrt(SpecDot(b, b));
-      EXPECT_TRUE(SameValue(Cosine(a.data(), b.data(), d),
-                            denominator == 0.0f ? 0.0f : dot / denominator));
+      EXPECT_TRUE(
+          SameValue(Cosine(a.data(), b.data(), d), denominator == 0.0f ? 0.0f : dot / denominator));
     }
   }
 }

@@ -15,8 +15,12 @@ namespace {
 constexpr float kInf = std::numeric_limits<float>::infinity();
 const float kNan = std::numeric_limits<float>::quiet_NaN();
 
-bool SameBits(float a, float b) { return FloatBits(a) == FloatBits(b); }
-bool SameValue(float a, float b) { return (a != a && b != b) || SameBits(a, b); }
+bool SameBits(float a, float b) {
+  return FloatBits(a) == FloatBits(b);
+}
+bool SameValue(float a, float b) {
+  return (a != a && b != b) || SameBits(a, b);
+}
 
 // Every 61st bit pattern (about 70 million), which visits every exponent and
 // both signs, plus the specials.
@@ -25,8 +29,8 @@ void ForSampledFloats(Check check) {
   for (std::uint64_t bits = 0; bits <= 0xFFFFFFFFull; bits += 61) {
     check(FloatFromBits(static_cast<std::uint32_t>(bits)));
   }
-  for (float v : {0.0f, -0.0f, kInf, -kInf, kNan, 0.5f, -0.5f, 1.5f, -2.5f, 8388607.5f,
-                  -8388607.5f, 8388608.0f, 0.49999997f, -0.49999997f}) {
+  for (float v : {0.0f, -0.0f, kInf, -kInf, kNan, 0.5f, -0.5f, 1.5f, -2.5f, 8388607.5f, -8388607.5f,
+                  8388608.0f, 0.49999997f, -0.49999997f}) {
     check(v);
   }
 }

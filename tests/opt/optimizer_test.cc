@@ -77,12 +77,14 @@ TEST(OptimizerTest, AggregatesAreNeverFolded) {
 TEST(OptimizerTest, SimplifyKeepsEveryBit) {
   const opt::Dag dag = Optimized(
       "a = x * 1; b = x / 1; c = x - 0; d = x + -0; e = --x; f = if(y, x, x); g = min(x, x);"
-      "h = x ^ 1; i = x + 0;");
+      "h = x ^ 1; i = x + 0; j = x ^ 2; k = x ^ -1;");
   for (int k = 0; k < 8; ++k) {
     EXPECT_EQ(dag.node(dag.outputs()[k]).op, ir::Op::kRef) << "output " << k;
   }
   // x + 0 is not x: -0 + 0 = +0.
   EXPECT_EQ(dag.node(dag.outputs()[8]).op, ir::Op::kAdd);
+  EXPECT_EQ(dag.node(dag.outputs()[9]).op, ir::Op::kMul);
+  EXPECT_EQ(dag.node(dag.outputs()[10]).op, ir::Op::kDiv);
   const opt::Dag negate = Optimized("a = x * -1; b = abs(-x);");
   EXPECT_EQ(dag.node(dag.outputs()[0]).op, ir::Op::kRef);
   EXPECT_EQ(negate.node(negate.outputs()[0]).op, ir::Op::kNeg);
@@ -103,7 +105,8 @@ TEST(OptimizerTest, SimplifiedIdentitiesHoldForEveryFloat) {
                   !same(math::Mul(x, -1.0f), math::Neg(x)) +
                   !same(math::Div(x, -1.0f), math::Neg(x)) + !same(math::Pow(x, 1.0f), x) +
                   !same(math::Abs(math::Neg(x)), math::Abs(x)) + !same(math::Min(x, x), x) +
-                  !same(math::Max(x, x), x);
+                  !same(math::Max(x, x), x) + !same(math::Pow(x, 2.0f), x * x) +
+                  !same(math::Pow(x, -1.0f), 1.0f / x);
   }
   EXPECT_EQ(mismatches, 0u);
 }
@@ -146,7 +149,8 @@ TEST(OptimizerTest, PassesAreReportedTimedAndSwitchable) {
     EXPECT_EQ(pass.ran, pass.name != "simplify");
     EXPECT_EQ(pass.dump.empty(), !pass.ran);
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"build", "cse", "fold", "simplify", "dce", "uniform"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"build", "cse", "fold", "simplify", "dce", "uniform"}));
   options.disabled_passes = {"nope"};
   Result<opt::Optimized> bad = opt::Optimize(Plan("a = x;"), options);
   ASSERT_FALSE(bad.ok());

@@ -496,18 +496,18 @@ std::string TierName(Isa isa) {
 }
 
 // ---------------------------------------------------------------------------
-// The VM, on every tier this CPU has.
+// The VM and the JIT, on every tier this CPU has.
 
-class VmEvaluation : public ::testing::TestWithParam<std::tuple<Isa, SetCase>> {};
+class Evaluation : public ::testing::TestWithParam<std::tuple<Backend, Isa, SetCase>> {};
 
-TEST_P(VmEvaluation, AllocatesNothingOnceWarm) {
-  const auto& [isa, set_case] = GetParam();
+TEST_P(Evaluation, AllocatesNothingOnceWarm) {
+  const auto& [backend, isa, set_case] = GetParam();
   if (!IsIsaSupported(isa)) {
     GTEST_SKIP() << "this CPU cannot run " << IsaName(isa) << " code: tier not tested";
   }
   const FeatureSet set = LoadSet(set_case);
   EngineOptions options;
-  options.backend = Backend::kVm;
+  options.backend = backend;
   options.isa = isa;
   options.outputs = set_case.outputs;
   options.block_size = set_case.block_size;
@@ -564,13 +564,14 @@ std::vector<Isa> Tiers() {
   return {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512};
 }
 
-INSTANTIATE_TEST_SUITE_P(TiersAndSets, VmEvaluation,
-                         ::testing::Combine(::testing::ValuesIn(Tiers()),
-                                            ::testing::ValuesIn(SetCases())),
-                         [](const ::testing::TestParamInfo<std::tuple<Isa, SetCase>>& param) {
-                           return TierName(std::get<0>(param.param)) + "_" +
-                                  std::get<1>(param.param).name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    BackendsTiersAndSets, Evaluation,
+    ::testing::Combine(::testing::Values(Backend::kVm, Backend::kJit), ::testing::ValuesIn(Tiers()),
+                       ::testing::ValuesIn(SetCases())),
+    [](const ::testing::TestParamInfo<std::tuple<Backend, Isa, SetCase>>& param) {
+      return std::string(BackendName(std::get<0>(param.param))) + "_" +
+             TierName(std::get<1>(param.param)) + "_" + std::get<2>(param.param).name;
+    });
 
 // ---------------------------------------------------------------------------
 // The reference interpreter allocates by design: each node returns a fresh

@@ -89,10 +89,10 @@ TEST_P(EngineTest, BadBindingsFailBeforeAnyOutputIsWritten) {
     std::string message;
   };
   for (const BadCase& bad : std::vector<BadCase>{{"x", 2, "input 'x' has 2 floats"},
-                                                  {"q", 3, "input 'q' has 3 floats"},
-                                                  {"v", 5, "needs 6 for 3 items"},
-                                                  {"w", 3, "input 'w' has 3 floats"},
-                                                  {"x", 0, "is not bound"}}) {
+                                                 {"q", 3, "input 'q' has 3 floats"},
+                                                 {"v", 5, "needs 6 for 3 items"},
+                                                 {"w", 3, "input 'w' has 3 floats"},
+                                                 {"x", 0, "is not bound"}}) {
     Batch batch(engine);
     batch.SetItemCount(3);
     float out[3] = {-7, -7, -7};
@@ -133,7 +133,7 @@ TEST_P(EngineTest, OutputBoundToTheWrongLengthIsAnError) {
 TEST_P(EngineTest, ABatchBelongsToItsEngine) {
   const FeatureSet set = ParseText("f = x;");
   const Engine one = CompileFor(set, GetParam());
-  const Engine other = CompileFor(set, GetParam());
+  const Engine other = CompileFor(ParseText("f = x + 1;"), GetParam());
   Batch batch(one);
   batch.SetItemCount(0);
   ASSERT_TRUE(batch.BindInput("x", std::span<const float>()).ok());
@@ -141,6 +141,40 @@ TEST_P(EngineTest, ABatchBelongsToItsEngine) {
   const Status status = other.Evaluate(batch);
   ASSERT_FALSE(status.ok());
   EXPECT_NE(status.message().find("another engine"), std::string::npos);
+}
+
+TEST_P(EngineTest, RecompilingAnUnchangedSetReturnsTheEngineInUse) {
+  const std::string text = "input x; f = x * 3; g = f + 1;";
+  const Engine serving = CompileFor(ParseText(text), GetParam());
+  const Engine reloaded = CompileFor(ParseText(text), GetParam());
+  EXPECT_TRUE(&serving.compiled() == &reloaded.compiled());
+  // Different options, or different bytes, compile anew.
+  EXPECT_FALSE(&serving.compiled() == &CompileFor(ParseText(text), GetParam(), {"g"}).compiled());
+  EXPECT_FALSE(&serving.compiled() == &CompileFor(ParseText(text + " "), GetParam()).compiled());
+}
+
+TEST_P(EngineTest, OutputsThatShareMemoryWithInputsOrEachOtherAreRefused) {
+  const Engine engine = CompileFor(ParseText("input x; f = x * 2; g = x + 1;"), GetParam());
+  std::vector<float> memory(12, 1.0f);
+  Batch batch(engine);
+  batch.SetItemCount(4);
+  ASSERT_TRUE(batch.BindInput("x", std::span<const float>(memory).subspan(0, 4)).ok());
+  ASSERT_TRUE(batch.BindOutput("f", std::span<float>(memory).subspan(3, 4)).ok());
+  Status status = engine.Evaluate(batch);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("output 'f' shares memory with input 'x'"), std::string::npos)
+      << status.message();
+  ASSERT_TRUE(batch.BindOutput("f", std::span<float>(memory).subspan(4, 4)).ok());
+  ASSERT_TRUE(batch.BindOutput("g", std::span<float>(memory).subspan(7, 4)).ok());
+  status = engine.Evaluate(batch);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("outputs 'f' and 'g' share memory"), std::string::npos);
+  EXPECT_EQ(memory, std::vector<float>(12, 1.0f)) << "an error must leave the outputs untouched";
+  // Adjacent buffers are fine.
+  ASSERT_TRUE(batch.BindOutput("g", std::span<float>(memory).subspan(8, 4)).ok());
+  ASSERT_TRUE(engine.Evaluate(batch).ok());
+  EXPECT_EQ(memory[4], 2.0f);
+  EXPECT_EQ(memory[8], 2.0f);
 }
 
 TEST_P(EngineTest, OwnedOutputsAreReusedAndCallerOutputsWrittenInPlace) {
@@ -167,8 +201,8 @@ TEST_P(EngineTest, OwnedOutputsAreReusedAndCallerOutputsWrittenInPlace) {
 }
 
 TEST_P(EngineTest, EmptyAndSingleItemBatches) {
-  const Engine engine = CompileFor(ParseText("input q: query; f = rank(x) + batch_mean(x) * q;"),
-                                   GetParam());
+  const Engine engine =
+      CompileFor(ParseText("input q: query; f = rank(x) + batch_mean(x) * q;"), GetParam());
   for (std::size_t n : {0u, 1u}) {
     Batch batch(engine);
     const float x[1] = {4};
@@ -223,8 +257,8 @@ TEST_P(EngineTest, UnalignedInputsAndOddCounts) {
 // calling thread set, and restores the thread's settings (spec section 1).
 TEST_P(EngineTest, CallersFloatingPointEnvironmentDoesNotMatter) {
   const FeatureSet set = ParseText(
-      "f = x * 1e-30;\n"             // subnormal results: FTZ would flush them
-      "g = x / 3 + x * 0.1;\n"       // rounding-mode sensitive
+      "f = x * 1e-30;\n"        // subnormal results: FTZ would flush them
+      "g = x / 3 + x * 0.1;\n"  // rounding-mode sensitive
       "h = exp(x) + log(x + 2) + sqrt(x + 5) + batch_sum(x / 3);\n");
   const Engine engine = CompileFor(set, GetParam());
   const std::vector<float> x = {1e-15f, 1.0f, 2.5e-9f, 7.0f, 1e-42f, -1.0f, 0.3f, 1e-8f, 3.0f};

@@ -50,14 +50,24 @@ class Execution {
         std::fill_n(ws_.broadcast.data + slot * block_, block_, view.data[0]);
       }
     }
+    // Native pieces read whole columns: a defaulted input they read is
+    // broadcast into a whole column.
+    for (std::size_t k = 0; k < program_.whole_input_slots.size(); ++k) {
+      const InputView& view = args_.inputs[program_.whole_input_slots[k]];
+      if (view.layout == InputLayout::kBroadcast) {
+        std::fill_n(ws_.whole_inputs.data + k * ws_.column_capacity, n_, view.data[0]);
+      }
+    }
     for (const Phase& phase : program_.phases) {
       for (const AggregateStep& step : phase.aggregates) RunAggregate(step);
       for (const Instruction& in : phase.scalars) Execute(in, 0, 1);
-      if (phase.block.empty()) continue;
-      for (std::size_t begin = 0; begin < n_; begin += block_) {
-        const std::size_t count = std::min(block_, n_ - begin);
-        for (const Instruction& in : phase.block) Execute(in, begin, count);
+      if (!phase.block.empty()) {
+        for (std::size_t begin = 0; begin < n_; begin += block_) {
+          const std::size_t count = std::min(block_, n_ - begin);
+          for (const Instruction& in : phase.block) Execute(in, begin, count);
+        }
       }
+      for (const NativePiece& piece : phase.pieces) RunPiece(piece);
     }
     for (const Program::UniformOutput& output : program_.uniform_outputs) {
       std::fill_n(args_.outputs[output.output], n_,
@@ -82,6 +92,8 @@ class Execution {
         }
         return const_cast<float*>(view.data) + begin;  // read only: inputs are never written
       }
+      case Loc::kOutput:
+        return args_.outputs[operand.index] + begin;
       case Loc::kNone:
         break;
     }
@@ -89,6 +101,53 @@ class Execution {
   }
 
   float Scalar(const Operand& operand) const { return ws_.scalars.data[operand.index]; }
+
+  // A native piece's whole-column read.
+  const float* WholeRead(const Operand& operand) const {
+    if (operand.loc == Loc::kInput &&
+        args_.inputs[operand.index].layout == InputLayout::kBroadcast) {
+      const auto& slots = program_.whole_input_slots;
+      const std::size_t k = static_cast<std::size_t>(
+          std::find(slots.begin(), slots.end(), operand.index) - slots.begin());
+      return ws_.whole_inputs.data + k * ws_.column_capacity;
+    }
+    return Locate(operand, 0);
+  }
+
+  // A piece over all items: the function covers whole chunks of
+  // kNativeChunk items; the last n % kNativeChunk go through it once more,
+  // copied into padded chunk buffers, their results copied back.
+  void RunPiece(const NativePiece& piece) {
+    for (std::size_t r = 0; r < piece.reads.size(); ++r)
+      ws_.piece_reads[r] = WholeRead(piece.reads[r]);
+    for (std::size_t s = 0; s < piece.scalars.size(); ++s) {
+      ws_.piece_scalars.data[s] = Scalar(piece.scalars[s]);
+    }
+    for (std::size_t w = 0; w < piece.writes.size(); ++w) {
+      ws_.piece_writes[w] = Locate(piece.writes[w].target, 0);
+    }
+    constexpr std::size_t kChunk = kNativeChunk;
+    const std::size_t whole = n_ - n_ % kChunk;
+    if (whole > 0) {
+      piece.function(ws_.piece_reads.data(), ws_.piece_scalars.data, ws_.piece_writes.data(),
+                     whole);
+    }
+    const std::size_t tail = n_ - whole;
+    if (tail == 0) return;
+    for (std::size_t r = 0; r < piece.reads.size(); ++r) {
+      float* padded = ws_.tail_reads.data + r * kChunk;
+      std::fill_n(padded, kChunk, 0.0f);
+      std::copy_n(ws_.piece_reads[r] + whole, tail, padded);
+      ws_.piece_reads[r] = padded;
+    }
+    for (std::size_t w = 0; w < piece.writes.size(); ++w) {
+      ws_.piece_writes[w] = ws_.tail_writes.data + w * kChunk;
+    }
+    piece.function(ws_.piece_reads.data(), ws_.piece_scalars.data, ws_.piece_writes.data(), kChunk);
+    for (std::size_t w = 0; w < piece.writes.size(); ++w) {
+      std::copy_n(ws_.tail_writes.data + w * kChunk, tail, Locate(piece.writes[w].target, whole));
+    }
+  }
 
   // Row `begin` of a vector input and the distance between rows.
   std::pair<const float*, std::size_t> VectorRows(std::uint32_t slot, std::size_t begin) const {
@@ -106,8 +165,7 @@ class Execution {
         kernels_.unary[op](Locate(in.a, begin), Locate(in.out, begin), count);
         return;
       case Form::kBinary:
-        kernels_.binary[op](Locate(in.a, begin), Locate(in.b, begin), Locate(in.out, begin),
-                            count);
+        kernels_.binary[op](Locate(in.a, begin), Locate(in.b, begin), Locate(in.out, begin), count);
         return;
       case Form::kScalarB:
         kernels_.scalar_b[op](Locate(in.a, begin), Scalar(in.b), Locate(in.out, begin), count);
@@ -128,9 +186,9 @@ class Execution {
         return;
       case Form::kVector: {
         const auto [a, a_stride] = VectorRows(in.slot, begin);
-        const auto [b, b_stride] =
-            in.slot2 == kNoInput ? std::pair<const float*, std::size_t>{nullptr, 0}
-                                 : VectorRows(in.slot2, begin);
+        const auto [b, b_stride] = in.slot2 == kNoInput
+                                       ? std::pair<const float*, std::size_t>{nullptr, 0}
+                                       : VectorRows(in.slot2, begin);
         kernels_.vector[op](a, a_stride, b, b_stride, args_.inputs[in.slot].dimension,
                             Locate(in.out, begin), count);
         return;
@@ -186,18 +244,34 @@ class Execution {
 
 }  // namespace
 
-AlignedFloats::~AlignedFloats() { std::free(data); }
+AlignedFloats::~AlignedFloats() {
+  std::free(data);
+}
 
 VmWorkspace::VmWorkspace(const Program& program, std::size_t input_count) {
   Grow(registers, std::max<std::size_t>(1, program.registers) * program.block_size);
   Grow(scalars, std::max<std::size_t>(1, program.scalar_init.size()));
   Grow(broadcast, std::max<std::size_t>(1, input_count) * program.block_size);
+  std::size_t reads = 1, scalar_count = 1, writes = 1;
+  for (const Phase& phase : program.phases) {
+    for (const NativePiece& piece : phase.pieces) {
+      reads = std::max(reads, piece.reads.size());
+      scalar_count = std::max(scalar_count, piece.scalars.size());
+      writes = std::max(writes, piece.writes.size());
+    }
+  }
+  piece_reads.resize(reads);
+  Grow(piece_scalars, scalar_count);
+  piece_writes.resize(writes);
+  Grow(tail_reads, reads * kNativeChunk);
+  Grow(tail_writes, writes * kNativeChunk);
 }
 
 void VmWorkspace::Reserve(const Program& program, std::size_t item_count) {
   if (item_count <= column_capacity && item_count <= operand.capacity) return;
   const std::size_t capacity = std::max(item_count, column_capacity);
   Grow(columns, std::max<std::size_t>(1, program.columns * capacity));
+  Grow(whole_inputs, std::max<std::size_t>(1, program.whole_input_slots.size() * capacity));
   Grow(operand, capacity);
   Grow(rank, 4 * capacity);  // rank sorts 2n 64-bit keys
   column_capacity = capacity;

@@ -18,8 +18,7 @@ using ScalarAKernel = void (*)(float s, const float* b, float* out, std::size_t 
 using IfKernel = void (*)(const float* c, const float* a, const float* b, float* out,
                           std::size_t n);
 using FillKernel = void (*)(float s, float* out, std::size_t n);
-using MulAddKernel = void (*)(const float* a, float s, const float* b, float* out,
-                              std::size_t n);
+using MulAddKernel = void (*)(const float* a, float s, const float* b, float* out, std::size_t n);
 using StoreKernel = void (*)(const float* a, float* out, std::size_t n);
 // out = ((x[0] op x[1]) op x[2]) op ... op x[k-1], k >= 2.
 using FoldKernel = void (*)(const float* const* x, std::size_t k, float* out, std::size_t n);

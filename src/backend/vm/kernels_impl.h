@@ -60,16 +60,28 @@ inline Lanes LoadLanes(const float* p) {
 }
 
 struct AddOp {
-  template <typename T> static T Apply(T a, T b) { return a + b; }
+  template <typename T>
+  static T Apply(T a, T b) {
+    return a + b;
+  }
 };
 struct SubOp {
-  template <typename T> static T Apply(T a, T b) { return a - b; }
+  template <typename T>
+  static T Apply(T a, T b) {
+    return a - b;
+  }
 };
 struct MulOp {
-  template <typename T> static T Apply(T a, T b) { return a * b; }
+  template <typename T>
+  static T Apply(T a, T b) {
+    return a * b;
+  }
 };
 struct DivOp {
-  template <typename T> static T Apply(T a, T b) { return a / b; }
+  template <typename T>
+  static T Apply(T a, T b) {
+    return a / b;
+  }
 };
 
 template <typename Op>
@@ -106,8 +118,8 @@ void Store(const float* a, float* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) out[i] = math::CanonicalizeNan(a[i]);
 }
 
-void Dot(const float* a, std::size_t a_stride, const float* b, std::size_t b_stride,
-         std::size_t d, float* out, std::size_t n) {
+void Dot(const float* a, std::size_t a_stride, const float* b, std::size_t b_stride, std::size_t d,
+         float* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) out[i] = math::Dot(a + i * a_stride, b + i * b_stride, d);
 }
 
@@ -145,11 +157,10 @@ void RankAggregate(const float* x, std::size_t n, float* out, std::size_t out_n,
 KernelTable MakeTable() {
   KernelTable table;
   // One entry per row of op.def, each running the kernel of the same name.
-#define CALCJIT_VM_kUnary(name) \
-  table.unary[static_cast<int>(ir::Op::k##name)] = &Unary<math::name>;
-#define CALCJIT_VM_kBinary(name)                                             \
-  table.binary[static_cast<int>(ir::Op::k##name)] = &Binary<math::name>;     \
-  table.scalar_b[static_cast<int>(ir::Op::k##name)] = &ScalarB<math::name>;  \
+#define CALCJIT_VM_kUnary(name) table.unary[static_cast<int>(ir::Op::k##name)] = &Unary<math::name>;
+#define CALCJIT_VM_kBinary(name)                                            \
+  table.binary[static_cast<int>(ir::Op::k##name)] = &Binary<math::name>;    \
+  table.scalar_b[static_cast<int>(ir::Op::k##name)] = &ScalarB<math::name>; \
   table.scalar_a[static_cast<int>(ir::Op::k##name)] = &ScalarA<math::name>;
 #define CALCJIT_VM_kConstant(name)
 #define CALCJIT_VM_kRef(name)

@@ -1,6 +1,9 @@
 #include "backend/vm/lower.h"
 
 #include <algorithm>
+#include <functional>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "backend/vm/kernels.h"
@@ -16,7 +19,9 @@ using opt::DagNode;
 using opt::Shape;
 using opt::ValueId;
 
-bool IsUniform(const Dag& dag, ValueId v) { return dag.node(v).shape == Shape::kUniform; }
+bool IsUniform(const Dag& dag, ValueId v) {
+  return dag.node(v).shape == Shape::kUniform;
+}
 
 class Lowering {
  public:
@@ -32,7 +37,9 @@ class Lowering {
     FindFusions();
     FindFolds();
     loc_.assign(n_, Operand{});
+    native_nodes_.assign(program_.phases.size(), {});
     for (ValueId v = 0; v < n_; ++v) Place(v);
+    if (options_.native) BuildPieces();
     for (Phase& phase : program_.phases) AllocateRegisters(phase);
     AllocateColumns();
     return std::move(program_);
@@ -91,7 +98,7 @@ class Lowering {
   // computed in the same phase, becomes one kMulAdd: the same two roundings.
   void FindFusions() {
     fused_into_.assign(n_, opt::kNoValue);
-    if (!options_.fuse) return;
+    if (!options_.fuse || options_.native) return;
     for (ValueId v = 0; v < n_; ++v) {
       const DagNode& node = dag_.node(v);
       if (node.op != Op::kAdd || IsUniform(dag_, v)) continue;
@@ -100,8 +107,8 @@ class Lowering {
         const ValueId product = operands[side];
         const ValueId other = operands[1 - side];
         if (dag_.node(product).op != Op::kMul || IsUniform(dag_, product) ||
-            IsUniform(dag_, other) || use_count_[product] != 1 ||
-            phase_[product] != phase_[v] || fused_into_[other] != opt::kNoValue) {
+            IsUniform(dag_, other) || use_count_[product] != 1 || phase_[product] != phase_[v] ||
+            fused_into_[other] != opt::kNoValue) {
           continue;
         }
         const auto factors = dag_.OperandsOf(product);
@@ -121,14 +128,13 @@ class Lowering {
   void FindFolds() {
     fold_leaves_.assign(n_, {});
     in_fold_.assign(n_, false);
-    if (!options_.fuse) return;
+    if (!options_.fuse || options_.native) return;
     auto is_link = [&](ValueId v) {
       const DagNode& node = dag_.node(v);
-      const bool arithmetic = node.op == Op::kAdd || node.op == Op::kSub ||
-                              node.op == Op::kMul || node.op == Op::kDiv;
-      return arithmetic && !IsUniform(dag_, v) &&
-             fused_into_[v] == opt::kNoValue && !IsFusedAdd(v) &&
-             !IsUniform(dag_, dag_.OperandsOf(v)[1]);
+      const bool arithmetic =
+          node.op == Op::kAdd || node.op == Op::kSub || node.op == Op::kMul || node.op == Op::kDiv;
+      return arithmetic && !IsUniform(dag_, v) && fused_into_[v] == opt::kNoValue &&
+             !IsFusedAdd(v) && !IsUniform(dag_, dag_.OperandsOf(v)[1]);
     };
     for (ValueId top = static_cast<ValueId>(n_); top-- > 0;) {
       if (in_fold_[top] || !is_link(top)) continue;
@@ -167,8 +173,10 @@ class Lowering {
 
   bool Materialized(ValueId v) const { return last_phase_used_[v] > phase_[v]; }
 
+  // A column computed by a block instruction lives in a block register,
+  // unless a later phase needs it whole, or native pieces read it.
   Operand ColumnDestination(ValueId v) {
-    if (Materialized(v)) return NewColumn(v);
+    if (Materialized(v) || options_.native) return NewColumn(v);
     return VirtualRegister(v);
   }
 
@@ -187,10 +195,14 @@ class Lowering {
       loc_[v] = Operand{Loc::kInput, node.input};
     } else if (kind == OpKind::kAggregate) {
       loc_[v] = NewColumn(v);
-      phase.aggregates.push_back(
-          AggregateStep{node.op, loc_[dag_.OperandsOf(v)[0]], loc_[v], v});
+      phase.aggregates.push_back(AggregateStep{node.op, loc_[dag_.OperandsOf(v)[0]], loc_[v], v});
     } else if (fused_into_[v] != opt::kNoValue || in_fold_[v]) {
       return;  // computed by the kMulAdd or the kFold of its user
+    } else if (IsNative(v)) {
+      // Computed, and written where needed (outputs too), by a native piece.
+      native_nodes_[phase_[v]].push_back(v);
+      if (Materialized(v)) loc_[v] = NewColumn(v);
+      return;
     } else {
       PlaceColumn(v, phase);
     }
@@ -309,6 +321,132 @@ class Lowering {
     phase.block.push_back(in);
   }
 
+  // In native mode, the element-wise column values (and constants the
+  // uniform pass left as columns) are computed by native pieces.
+  bool IsNative(ValueId v) const {
+    if (!options_.native || IsUniform(dag_, v)) return false;
+    const OpKind kind = ir::KindOf(dag_.node(v).op);
+    return kind == OpKind::kUnary || kind == OpKind::kBinary || kind == OpKind::kConditional ||
+           kind == OpKind::kConstant;
+  }
+
+  // Splits each phase's native values into pieces and builds their local
+  // programs. Pieces are cut between the values of two features, where the
+  // feature's name hashes to a multiple of 8 once the piece has a quarter of
+  // its maximum size (or at the maximum): cuts then depend on the formulas
+  // near them, not on everything before, so editing one formula leaves the
+  // other pieces, and their cached code, unchanged. A value read by another
+  // piece is written to a whole column.
+  void BuildPieces() {
+    std::vector<std::uint32_t> piece_of(n_, kNoPiece);
+    local_index_.assign(n_, 0);
+    std::uint32_t piece = 0;  // numbered across phases: a value of another phase is a read
+    for (std::size_t p = 0; p < native_nodes_.size(); ++p) {
+      const std::vector<ValueId>& nodes = native_nodes_[p];
+      if (nodes.empty()) continue;
+      ++piece;
+      std::uint32_t size = 0;
+      for (std::size_t k = 0; k < nodes.size(); ++k) {
+        const ValueId v = nodes[k];
+        const bool boundary = k > 0 && dag_.node(v).feature != dag_.node(nodes[k - 1]).feature;
+        const bool cut = (boundary && size >= options_.max_piece_nodes / 4 &&
+                          FeatureHash(dag_.node(v).feature) % 8 == 0) ||
+                         size >= options_.max_piece_nodes;
+        if (cut) {
+          ++piece;
+          size = 0;
+        }
+        piece_of[v] = piece;
+        ++size;
+      }
+      for (ValueId v : nodes) {
+        for (ValueId u : dag_.OperandsOf(v)) {
+          const bool other_piece = piece_of[u] != kNoPiece && piece_of[u] != piece_of[v];
+          if (other_piece && loc_[u].loc != Loc::kColumn && dag_.node(u).op != Op::kConstant) {
+            loc_[u] = NewColumn(u);
+          }
+        }
+      }
+      std::size_t begin = 0;
+      while (begin < nodes.size()) {
+        std::size_t end = begin;
+        while (end < nodes.size() && piece_of[nodes[end]] == piece_of[nodes[begin]]) ++end;
+        program_.phases[p].pieces.push_back(
+            MakePiece(std::span<const ValueId>(nodes).subspan(begin, end - begin), piece_of));
+        begin = end;
+      }
+    }
+  }
+
+  // An input's name, or the name of the feature whose formula made the value.
+  std::string NameOf(ValueId v) const {
+    const DagNode& node = dag_.node(v);
+    if (node.op == Op::kRef) return dag_.NameOfInput(node.input);
+    return node.feature == opt::kNoValue ? "value" : dag_.NameOfFeature(node.feature);
+  }
+
+  std::uint64_t FeatureHash(std::uint32_t feature) const {
+    if (feature == opt::kNoValue) return 0;
+    return std::hash<std::string>()(dag_.NameOfFeature(feature));
+  }
+
+  NativePiece MakePiece(std::span<const ValueId> nodes,
+                        const std::vector<std::uint32_t>& piece_of) {
+    NativePiece piece;
+    for (std::uint32_t k = 0; k < nodes.size(); ++k) local_index_[nodes[k]] = k;
+    auto add_unique = [&](std::vector<Operand>& list, std::vector<std::string>& names, ValueId u) {
+      const Operand operand = loc_[u];
+      for (std::uint32_t i = 0; i < list.size(); ++i) {
+        if (list[i].loc == operand.loc && list[i].index == operand.index) return i;
+      }
+      list.push_back(operand);
+      names.push_back(NameOf(u));
+      return static_cast<std::uint32_t>(list.size() - 1);
+    };
+    const std::uint32_t this_piece = piece_of[nodes.front()];
+    for (ValueId v : nodes) {
+      PieceNode node;
+      node.op = dag_.node(v).op;
+      node.value = v;
+      node.name = NameOf(v);
+      node.first_operand = static_cast<std::uint32_t>(piece.operands.size());
+      if (node.op == Op::kConstant) {
+        piece.operands.push_back({PieceOperand::Kind::kConstant, 0, dag_.node(v).constant});
+      }
+      for (ValueId u : dag_.OperandsOf(v)) {
+        PieceOperand operand;
+        if (dag_.node(u).op == Op::kConstant) {
+          operand = {PieceOperand::Kind::kConstant, 0, dag_.node(u).constant};
+        } else if (piece_of[u] == this_piece) {
+          operand = {PieceOperand::Kind::kNode, local_index_[u], 0.0f};
+        } else if (IsUniform(dag_, u)) {
+          operand = {PieceOperand::Kind::kScalar, add_unique(piece.scalars, piece.scalar_names, u),
+                     0.0f};
+        } else {
+          operand = {PieceOperand::Kind::kRead, add_unique(piece.reads, piece.read_names, u), 0.0f};
+          if (loc_[u].loc == Loc::kInput &&
+              std::find(program_.whole_input_slots.begin(), program_.whole_input_slots.end(),
+                        loc_[u].index) == program_.whole_input_slots.end()) {
+            program_.whole_input_slots.push_back(loc_[u].index);
+          }
+        }
+        piece.operands.push_back(operand);
+      }
+      node.operand_count = static_cast<std::uint32_t>(piece.operands.size()) - node.first_operand;
+      const std::uint32_t index = static_cast<std::uint32_t>(piece.nodes.size());
+      piece.nodes.push_back(node);
+      for (std::uint32_t k : output_of_[v]) piece.writes.push_back({index, {Loc::kOutput, k}});
+      if (loc_[v].loc == Loc::kColumn) piece.writes.push_back({index, loc_[v]});
+    }
+    const std::uint32_t first = dag_.node(nodes.front()).feature;
+    const std::uint32_t last = dag_.node(nodes.back()).feature;
+    piece.name = first == opt::kNoValue ? "constants" : dag_.NameOfFeature(first);
+    if (last != first && last != opt::kNoValue) piece.name += ".." + dag_.NameOfFeature(last);
+    return piece;
+  }
+
+  static constexpr std::uint32_t kNoPiece = 0xFFFFFFFFu;
+
   bool IsFusedAdd(ValueId v) const {
     for (ValueId operand : dag_.OperandsOf(v)) {
       if (fused_into_[operand] == v) return true;
@@ -413,6 +551,12 @@ class Lowering {
       }
     }
     for (Operand& operand : program_.fold_operands) rename(operand);
+    for (Phase& phase : program_.phases) {
+      for (NativePiece& piece : phase.pieces) {
+        for (Operand& read : piece.reads) rename(read);
+        for (PieceWrite& write : piece.writes) rename(write.target);
+      }
+    }
   }
 
   const Dag& dag_;
@@ -423,6 +567,8 @@ class Lowering {
   std::vector<std::uint32_t> last_phase_used_;
   std::vector<std::uint32_t> use_count_;
   std::vector<std::vector<std::uint32_t>> output_of_;
+  std::vector<std::vector<ValueId>> native_nodes_;  // by phase, in order
+  std::vector<std::uint32_t> local_index_;          // a native value's index in its piece
   std::vector<ValueId> fused_into_;
   std::vector<std::vector<ValueId>> fold_leaves_;  // by chain top: its columns in order
   std::vector<bool> in_fold_;                      // an inner link of a chain

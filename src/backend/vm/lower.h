@@ -26,6 +26,12 @@ struct LowerOptions {
   bool reuse_registers = true;
   // a + s*b (a weighted-sum step) as one instruction instead of two.
   bool fuse = true;
+  // For the JIT: element-wise column values become native pieces (loops over
+  // all items, one per group of features) instead of block instructions; the
+  // JIT compiles them. A piece holds at most this many nodes, so a huge phase
+  // is compiled as several functions (in parallel) and cached piece by piece.
+  bool native = false;
+  std::uint32_t max_piece_nodes = 1000;
 };
 
 Program Lower(const opt::Dag& dag, const LowerOptions& options);

@@ -27,6 +27,7 @@ enum class Loc : std::uint8_t {
   kInput,     // an item input, at the block's offset (broadcast if defaulted)
   kColumn,    // a whole-batch column buffer: values that cross a barrier
   kScalar,    // a scalar register: constants and uniform values
+  kOutput,    // an engine output (the written side of a native piece)
 };
 
 struct Operand {
@@ -35,17 +36,17 @@ struct Operand {
 };
 
 enum class Form : std::uint8_t {
-  kUnary,     // out = op(a)
-  kBinary,    // out = op(a, b)
-  kScalarB,   // out = op(a, s): b is a scalar
-  kScalarA,   // out = op(s, b): a is a scalar
-  kIf,        // out = truthy(c) ? a : b
-  kFill,      // out = s
-  kMulAdd,    // out = a + s * b, the product rounded first: a weighted-sum step
-  kVector,    // out = op(input `slot`, input `slot2`) per item
-  kStore,     // engine output `slot` = a, every NaN made canonical
-  kFold,      // out = ((x0 op x1) op x2) op ...: a left-deep chain of + - * or /
-              // over columns, Program::fold_operands[slot, +slot2)
+  kUnary,    // out = op(a)
+  kBinary,   // out = op(a, b)
+  kScalarB,  // out = op(a, s): b is a scalar
+  kScalarA,  // out = op(s, b): a is a scalar
+  kIf,       // out = truthy(c) ? a : b
+  kFill,     // out = s
+  kMulAdd,   // out = a + s * b, the product rounded first: a weighted-sum step
+  kVector,   // out = op(input `slot`, input `slot2`) per item
+  kStore,    // engine output `slot` = a, every NaN made canonical
+  kFold,     // out = ((x0 op x1) op x2) op ...: a left-deep chain of + - * or /
+             // over columns, Program::fold_operands[slot, +slot2)
 };
 
 struct Instruction {
@@ -71,10 +72,58 @@ struct AggregateStep {
   std::uint32_t value = 0;
 };
 
+// A native piece (the JIT backend): a loop over all items of the batch that
+// computes a group of column values of one phase in one pass, each item's
+// intermediates in registers, described here operand by operand so that the
+// JIT can generate it and hash it. Its operands are local: reads[i] are whole
+// columns (inputs or columns of earlier phases or pieces), scalars[i] uniform
+// values, nodes earlier nodes of the piece, and constants are inline.
+struct PieceOperand {
+  enum class Kind : std::uint8_t { kRead, kScalar, kNode, kConstant };
+  Kind kind = Kind::kConstant;
+  std::uint32_t index = 0;
+  float constant = 0.0f;
+};
+
+struct PieceNode {
+  ir::Op op = ir::Op::kConstant;
+  std::uint32_t first_operand = 0;  // NativePiece::operands
+  std::uint32_t operand_count = 0;
+  std::uint32_t value = 0;  // the DAG value, for dumps
+  std::string name;         // the feature it belongs to, for generated code
+};
+
+struct PieceWrite {
+  std::uint32_t node = 0;  // the local node written
+  Operand target;          // kOutput (NaN made canonical) or kColumn
+};
+
+// A native piece's function processes n rounded down to a multiple of this;
+// the executor runs the last n % kNativeChunk items through it padded to a
+// whole chunk.
+inline constexpr std::int64_t kNativeChunk = 16;
+
+// reads, scalars and writes as the generated function receives them.
+using PieceFunction = void (*)(const float* const* reads, const float* scalars,
+                               float* const* writes, std::uint64_t n);
+
+struct NativePiece {
+  std::string name;                     // the features it computes, for symbols and dumps
+  std::vector<Operand> reads;           // kInput or kColumn
+  std::vector<Operand> scalars;         // kScalar
+  std::vector<std::string> read_names;  // the input or feature each read holds
+  std::vector<std::string> scalar_names;
+  std::vector<PieceNode> nodes;
+  std::vector<PieceOperand> operands;
+  std::vector<PieceWrite> writes;
+  PieceFunction function = nullptr;  // set by the backend that compiles it
+};
+
 struct Phase {
   std::vector<AggregateStep> aggregates;
   std::vector<Instruction> scalars;  // all operands kScalar (or vector inputs), run once
   std::vector<Instruction> block;    // run per block of items
+  std::vector<NativePiece> pieces;   // then run once each over all items
 };
 
 struct Program {
@@ -90,7 +139,10 @@ struct Program {
     std::uint32_t scalar;
   };
   std::vector<UniformOutput> uniform_outputs;  // filled after the last phase
-  std::vector<Operand> fold_operands;  // the columns of every kFold
+  std::vector<Operand> fold_operands;          // the columns of every kFold
+  // Input slots that native pieces read as whole columns: when such an input
+  // is left to its default, a whole broadcast column stands in for it.
+  std::vector<std::uint32_t> whole_input_slots;
   std::uint32_t registers = 0;
   std::uint32_t columns = 0;
   std::uint32_t block_size = 1024;

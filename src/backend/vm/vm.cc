@@ -13,8 +13,9 @@ namespace {
 
 class VmExecutable final : public backend::Executable {
  public:
-  VmExecutable(std::shared_ptr<const ir::EvalPlan> plan, Program program)
-      : plan_(std::move(plan)), program_(std::move(program)) {}
+  VmExecutable(std::shared_ptr<const ir::EvalPlan> plan, Program program,
+               std::vector<std::shared_ptr<const void>> keep_alive)
+      : plan_(std::move(plan)), program_(std::move(program)), keep_alive_(std::move(keep_alive)) {}
 
   std::unique_ptr<internal::Workspace> NewWorkspace() const override {
     return std::make_unique<VmWorkspace>(program_, plan_->schema.inputs.size());
@@ -28,15 +29,13 @@ class VmExecutable final : public backend::Executable {
  private:
   std::shared_ptr<const ir::EvalPlan> plan_;
   Program program_;
+  std::vector<std::shared_ptr<const void>> keep_alive_;
 };
 
-struct Prepared {
-  opt::Optimized optimized;
-  Program program;
-};
+}  // namespace
 
-Result<Prepared> Prepare(std::shared_ptr<const ir::EvalPlan> plan, const VmOptions& options,
-                         bool dump) {
+Result<PreparedProgram> PrepareProgram(std::shared_ptr<const ir::EvalPlan> plan,
+                                       const VmOptions& options, bool dump_passes) {
   LowerOptions lower;
   lower.isa = options.isa == Isa::kAuto ? DetectIsa() : options.isa;
   if (!CpuSupports(lower.isa)) {
@@ -44,8 +43,10 @@ Result<Prepared> Prepare(std::shared_ptr<const ir::EvalPlan> plan, const VmOptio
                      " instruction set (it has " + std::string(IsaName(DetectIsa())) + ")");
   }
   if (options.block_size != 0) lower.block_size = options.block_size;
+  lower.native = options.native;
+  if (options.max_piece_nodes != 0) lower.max_piece_nodes = options.max_piece_nodes;
   opt::OptimizerOptions optimizer;
-  optimizer.dump_after_each = dump;
+  optimizer.dump_after_each = dump_passes;
   for (const std::string& name : options.disabled_passes) {
     if (name == "reuse") {
       lower.reuse_registers = false;
@@ -60,22 +61,25 @@ Result<Prepared> Prepare(std::shared_ptr<const ir::EvalPlan> plan, const VmOptio
     return UserError(optimized.status().message() + "; the VM's own: reuse, fuse");
   }
   Program program = Lower(optimized->dag, lower);
-  return Prepared{std::move(optimized).value(), std::move(program)};
+  return PreparedProgram{std::move(optimized).value(), std::move(program)};
 }
 
-}  // namespace
+std::unique_ptr<backend::Executable> MakeProgramExecutable(
+    std::shared_ptr<const ir::EvalPlan> plan, Program program,
+    std::vector<std::shared_ptr<const void>> keep_alive) {
+  return std::make_unique<VmExecutable>(std::move(plan), std::move(program), std::move(keep_alive));
+}
 
 Result<std::unique_ptr<backend::Executable>> MakeVmExecutable(
     std::shared_ptr<const ir::EvalPlan> plan, const VmOptions& options) {
-  Result<Prepared> prepared = Prepare(plan, options, false);
+  Result<PreparedProgram> prepared = PrepareProgram(plan, options, false);
   if (!prepared.ok()) return prepared.status();
-  return std::unique_ptr<backend::Executable>(
-      std::make_unique<VmExecutable>(std::move(plan), std::move(prepared->program)));
+  return MakeProgramExecutable(std::move(plan), std::move(prepared->program), {});
 }
 
 Result<std::string> DumpVmProgram(std::shared_ptr<const ir::EvalPlan> plan,
                                   const VmOptions& options, bool with_dag) {
-  Result<Prepared> prepared = Prepare(std::move(plan), options, with_dag);
+  Result<PreparedProgram> prepared = PrepareProgram(std::move(plan), options, with_dag);
   if (!prepared.ok()) return prepared.status();
   std::string out;
   if (with_dag) {

@@ -1,0 +1,237 @@
+#include "backend/jit/codegen.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "backend/jit/vector_kernels.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+namespace calcjit::jit {
+
+namespace {
+
+using vm::PieceOperand;
+
+// Names as LLVM keeps them: printable, and traceable to the feature.
+std::string ValueName(const std::string& name) {
+  return name.empty() ? "v" : name;
+}
+
+class PieceGenerator {
+ public:
+  PieceGenerator(llvm::LLVMContext& context, const vm::NativePiece& piece,
+                 const std::string& function, Isa isa)
+      : context_(context),
+        piece_(piece),
+        isa_(isa),
+        module_(std::make_unique<llvm::Module>(function, context)),
+        builder_(context),
+        float_(llvm::Type::getFloatTy(context)),
+        ptr_(llvm::PointerType::get(context, 0)),
+        i64_(llvm::Type::getInt64Ty(context)) {
+    Generate(function);
+  }
+
+  std::unique_ptr<llvm::Module> Take() && { return std::move(module_); }
+
+ private:
+  void Generate(const std::string& name) {
+    auto* type =
+        llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr_, ptr_, ptr_, i64_}, false);
+    function_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, *module_);
+    function_->addFnAttr(llvm::Attribute::NoUnwind);
+    const char* argument_names[] = {"reads", "scalars", "writes", "n"};
+    for (unsigned a = 0; a < 4; ++a) {
+      function_->getArg(a)->setName(argument_names[a]);
+      if (a < 3) {
+        function_->addParamAttr(a, llvm::Attribute::NoAlias);
+        function_->addParamAttr(a, llvm::Attribute::NoCapture);
+        function_->addParamAttr(a, llvm::Attribute::ReadOnly);
+      }
+    }
+    auto* entry = llvm::BasicBlock::Create(context_, "entry", function_);
+    auto* loop = llvm::BasicBlock::Create(context_, "items", function_);
+    auto* exit = llvm::BasicBlock::Create(context_, "done", function_);
+
+    // The entry block loads every pointer and scalar once.
+    builder_.SetInsertPoint(entry);
+    for (std::size_t r = 0; r < piece_.reads.size(); ++r) {
+      read_bases_.push_back(LoadArray(ptr_, function_->getArg(0), r, piece_.read_names[r]));
+    }
+    for (std::size_t s = 0; s < piece_.scalars.size(); ++s) {
+      scalars_.push_back(LoadArray(float_, function_->getArg(1), s, piece_.scalar_names[s]));
+    }
+    for (std::size_t w = 0; w < piece_.writes.size(); ++w) {
+      const vm::PieceWrite& write = piece_.writes[w];
+      write_bases_.push_back(
+          LoadArray(ptr_, function_->getArg(2), w, "out." + piece_.nodes[write.node].name));
+    }
+    // The loop covers n rounded down to a multiple of 16 items; the engine
+    // runs a batch's last n % 16 items through the same function padded to
+    // 16 (vm::kNativeChunk). Knowing that, the vectorizer emits no scalar
+    // or vector epilogue: half the code to compile, and one loop to read.
+    llvm::Value* n = builder_.CreateAnd(function_->getArg(3),
+                                        llvm::ConstantInt::get(i64_, -vm::kNativeChunk), "count");
+    builder_.CreateCondBr(builder_.CreateICmpEQ(n, llvm::ConstantInt::get(i64_, 0), "empty"), exit,
+                          loop);
+
+    // One iteration per item. The iterations are independent (every write
+    // goes to the item's own slot of its column, and the engine's contract
+    // keeps outputs apart from inputs), which the loop's parallel_accesses
+    // metadata tells the vectorizer: no run-time alias checks.
+    builder_.SetInsertPoint(loop);
+    llvm::PHINode* item = builder_.CreatePHI(i64_, 2, "i");
+    item->addIncoming(llvm::ConstantInt::get(i64_, 0), entry);
+    access_group_ = llvm::MDNode::getDistinct(context_, {});
+    item_ = item;
+    read_values_.assign(piece_.reads.size(), nullptr);
+    for (const vm::PieceNode& node : piece_.nodes) values_.push_back(Emit(node));
+    for (std::size_t w = 0; w < piece_.writes.size(); ++w) {
+      const vm::PieceWrite& write = piece_.writes[w];
+      llvm::Value* value = values_[write.node];
+      if (write.target.loc == vm::Loc::kOutput) {
+        value = Call("calcjit_canonicalize", {value}, "canonical");
+      }
+      auto* slot = builder_.CreateInBoundsGEP(float_, write_bases_[w], item_);
+      Tag(builder_.CreateStore(value, slot));
+    }
+    llvm::Value* next = builder_.CreateAdd(item_, llvm::ConstantInt::get(i64_, 1), "next",
+                                           /*HasNUW=*/true, /*HasNSW=*/true);
+    item->addIncoming(next, loop);
+    llvm::BranchInst* back =
+        builder_.CreateCondBr(builder_.CreateICmpEQ(next, n, "last"), exit, loop);
+    llvm::MDNode* parallel = llvm::MDNode::get(
+        context_, {llvm::MDString::get(context_, "llvm.loop.parallel_accesses"), access_group_});
+    // No interleaving: the bodies are long enough to keep the CPU busy, and
+    // interleaved copies would multiply the code to compile.
+    llvm::MDNode* no_interleave =
+        llvm::MDNode::get(context_, {llvm::MDString::get(context_, "llvm.loop.interleave.count"),
+                                     llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                                         llvm::Type::getInt32Ty(context_), 1))});
+    llvm::MDNode* loop_id = llvm::MDNode::getDistinct(context_, {nullptr, parallel, no_interleave});
+    loop_id->replaceOperandWith(0, loop_id);
+    back->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
+
+    builder_.SetInsertPoint(exit);
+    builder_.CreateRetVoid();
+    KeepVariants();
+  }
+
+  llvm::Value* LoadArray(llvm::Type* type, llvm::Value* array, std::size_t index,
+                         const std::string& name) {
+    llvm::Value* slot =
+        builder_.CreateConstInBoundsGEP1_64(type == float_ ? float_ : ptr_, array, index);
+    return builder_.CreateLoad(type, slot, ValueName(name));
+  }
+
+  void Tag(llvm::Instruction* access) {
+    access->setMetadata(llvm::LLVMContext::MD_access_group, access_group_);
+  }
+
+  llvm::Value* Operand(const PieceOperand& operand) {
+    switch (operand.kind) {
+      case PieceOperand::Kind::kConstant:
+        return llvm::ConstantFP::get(float_, operand.constant);
+      case PieceOperand::Kind::kScalar:
+        return scalars_[operand.index];
+      case PieceOperand::Kind::kNode:
+        return values_[operand.index];
+      case PieceOperand::Kind::kRead: {
+        llvm::Value*& loaded = read_values_[operand.index];
+        if (loaded == nullptr) {
+          auto* slot = builder_.CreateInBoundsGEP(float_, read_bases_[operand.index], item_);
+          auto* load =
+              builder_.CreateLoad(float_, slot, ValueName(piece_.read_names[operand.index]));
+          Tag(load);
+          loaded = load;
+        }
+        return loaded;
+      }
+    }
+    return nullptr;
+  }
+
+  llvm::Value* Emit(const vm::PieceNode& node) {
+    std::vector<llvm::Value*> operands;
+    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
+      operands.push_back(Operand(piece_.operands[node.first_operand + o]));
+    }
+    if (node.op == ir::Op::kConstant) return operands[0];
+    if (HasVectorKernel(node.op)) return CallVectorKernel(node.op, operands, ValueName(node.name));
+    return Call("calcjit_op_" + std::string(ir::Info(node.op).name), operands,
+                ValueName(node.name));
+  }
+
+  // A call to calcjit_vec_<Name> that names its vector variants, which are
+  // declared (and kept alive until the vectorizer has used them).
+  llvm::Value* CallVectorKernel(ir::Op op, const std::vector<llvm::Value*>& operands,
+                                const std::string& name) {
+    const std::string scalar = "calcjit_vec_" + std::string(ir::Info(op).name);
+    std::string mappings;
+    for (const VectorVariant& variant : VectorVariants(op, isa_)) {
+      auto* lanes = llvm::FixedVectorType::get(float_, variant.lanes);
+      std::vector<llvm::Type*> types(operands.size(), lanes);
+      llvm::FunctionCallee declared =
+          module_->getOrInsertFunction(variant.name, llvm::FunctionType::get(lanes, types, false));
+      auto* function = llvm::dyn_cast<llvm::Function>(declared.getCallee());
+      // In order of first use, so that the module prints the same every time.
+      if (function != nullptr && std::find(kept_.begin(), kept_.end(), function) == kept_.end()) {
+        kept_.push_back(function);
+      }
+      mappings += (mappings.empty() ? "" : ",") + variant.name + "(" + variant.name + ")";
+    }
+    auto* call = llvm::cast<llvm::CallInst>(Call(scalar, operands, name));
+    call->addFnAttr(llvm::Attribute::get(context_, "vector-function-abi-variant", mappings));
+    call->addFnAttr(llvm::Attribute::NoUnwind);
+    call->addFnAttr(llvm::Attribute::WillReturn);
+    call->setDoesNotAccessMemory();
+    return call;
+  }
+
+  void KeepVariants() {
+    if (!kept_.empty()) llvm::appendToCompilerUsed(*module_, kept_);
+  }
+
+  llvm::Value* Call(const std::string& kernel, const std::vector<llvm::Value*>& operands,
+                    const std::string& name) {
+    std::vector<llvm::Type*> types(operands.size(), float_);
+    llvm::FunctionCallee callee =
+        module_->getOrInsertFunction(kernel, llvm::FunctionType::get(float_, types, false));
+    return builder_.CreateCall(callee, operands, name);
+  }
+
+  llvm::LLVMContext& context_;
+  const vm::NativePiece& piece_;
+  const Isa isa_;
+  std::vector<llvm::GlobalValue*> kept_;
+  std::unique_ptr<llvm::Module> module_;
+  llvm::IRBuilder<> builder_;
+  llvm::Type* float_;
+  llvm::PointerType* ptr_;
+  llvm::IntegerType* i64_;
+  llvm::Function* function_ = nullptr;
+  llvm::MDNode* access_group_ = nullptr;
+  llvm::Value* item_ = nullptr;
+  std::vector<llvm::Value*> read_bases_;
+  std::vector<llvm::Value*> read_values_;
+  std::vector<llvm::Value*> scalars_;
+  std::vector<llvm::Value*> write_bases_;
+  std::vector<llvm::Value*> values_;
+};
+
+}  // namespace
+
+std::unique_ptr<llvm::Module> GeneratePiece(llvm::LLVMContext& context,
+                                            const vm::NativePiece& piece,
+                                            const std::string& function, Isa isa) {
+  return PieceGenerator(context, piece, function, isa).Take();
+}
+
+}  // namespace calcjit::jit

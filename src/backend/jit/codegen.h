@@ -1,0 +1,33 @@
+// LLVM IR for a native piece: one function with one loop over the items, in
+// which every value of the piece is an SSA value (in registers) and only
+// reads, outputs and values other pieces need touch memory.
+#ifndef CALCJIT_BACKEND_JIT_CODEGEN_H_
+#define CALCJIT_BACKEND_JIT_CODEGEN_H_
+
+#include <memory>
+#include <string>
+
+#include "backend/vm/program.h"
+#include "calcjit/engine.h"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace calcjit::jit {
+
+// The piece as `void @<function>(ptr reads, ptr scalars, ptr writes, i64 n)`
+// (vm::PieceFunction). Element-wise operators are calls to the kernels of
+// src/math (calcjit_op_<Name>, jit_kernels.cc), declared here and linked in
+// from their bitcode by the compiler, which inlines them.
+// The transcendental kernels and pow are calls to the library's
+// calcjit_vec_<Name> instead (vector_kernels.h), with the vector variants
+// `isa` can run declared for the vectorizer.
+std::unique_ptr<llvm::Module> GeneratePiece(llvm::LLVMContext& context,
+                                            const vm::NativePiece& piece,
+                                            const std::string& function, Isa isa);
+
+}  // namespace calcjit::jit
+
+#endif  // CALCJIT_BACKEND_JIT_CODEGEN_H_

@@ -1,0 +1,44 @@
+# Included by src/CMakeLists.txt (the generated sources must be made in the
+# directory of the target that compiles them). The JIT backend: LLVM 16 (ORC LLJIT, the shared libLLVM), and the kernels of
+# src/math compiled to LLVM bitcode by clang 16 with the project's
+# floating-point flags, embedded in the library and inlined by the JIT.
+find_package(LLVM 16 REQUIRED CONFIG HINTS /usr/lib/llvm-16/lib/cmake/llvm)
+find_program(CALCJIT_CLANG clang++-16 HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
+
+set(bitcode ${CMAKE_CURRENT_BINARY_DIR}/backend/jit/jit_kernels.bc)
+add_custom_command(
+  OUTPUT ${bitcode}
+  COMMAND ${CALCJIT_CLANG} -std=c++20 -O2 --target=x86_64-pc-linux-gnu
+          -ffp-contract=off -fno-fast-math -fno-math-errno -fno-exceptions -fno-rtti
+          # Scalar kernels: the JIT's loop vectorizer widens them across items,
+          # and it cannot widen code that is already vector code.
+          -fno-vectorize -fno-slp-vectorize -fno-unroll-loops
+          -I${PROJECT_SOURCE_DIR}/src -MD -MF ${bitcode}.d
+          -emit-llvm -c ${CMAKE_CURRENT_LIST_DIR}/jit_kernels.cc -o ${bitcode}
+  DEPENDS ${CMAKE_CURRENT_LIST_DIR}/jit_kernels.cc
+  DEPFILE ${bitcode}.d
+  COMMENT "Compiling the math kernels to LLVM bitcode with clang 16"
+  VERBATIM)
+set(embedded ${CMAKE_CURRENT_BINARY_DIR}/backend/jit/kernel_bitcode.cc)
+add_custom_command(
+  OUTPUT ${embedded}
+  COMMAND ${CMAKE_COMMAND} -DINPUT=${bitcode} -DOUTPUT=${embedded}
+          -P ${CMAKE_CURRENT_LIST_DIR}/embed.cmake
+  DEPENDS ${bitcode} ${CMAKE_CURRENT_LIST_DIR}/embed.cmake
+  VERBATIM)
+
+target_sources(calcjit PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/codegen.cc
+  ${CMAKE_CURRENT_LIST_DIR}/compiler.cc
+  ${CMAKE_CURRENT_LIST_DIR}/jit.cc
+  ${CMAKE_CURRENT_LIST_DIR}/piece_key.cc
+  ${CMAKE_CURRENT_LIST_DIR}/vector_kernels.cc
+  ${CMAKE_CURRENT_LIST_DIR}/vector_kernel_symbols.cc
+  ${embedded})
+# The vector clones of the transcendental kernels (vector_kernels.h).
+set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/vector_kernels.cc PROPERTIES
+  COMPILE_OPTIONS "-fopenmp-simd")
+target_include_directories(calcjit SYSTEM PRIVATE ${LLVM_INCLUDE_DIRS})
+separate_arguments(llvm_definitions NATIVE_COMMAND ${LLVM_DEFINITIONS})
+target_compile_definitions(calcjit PRIVATE ${llvm_definitions})
+target_link_libraries(calcjit PRIVATE LLVM)

@@ -1,0 +1,75 @@
+// The addresses of the vector kernels and of their vector clones, which GCC
+// names by the x86 vector-function ABI (vector_kernels.cc). Declared here with
+// a dummy type: only their addresses are taken.
+#include <string>
+
+#include "backend/jit/vector_kernels.h"
+
+#define CALCJIT_VARIANT_PARAMS_1 v
+#define CALCJIT_VARIANT_PARAMS_2 vv
+#define CALCJIT_CAT2(a, b) a##b
+#define CALCJIT_CAT(a, b) CALCJIT_CAT2(a, b)
+#define CALCJIT_VARIANT(prefix, name, arity) \
+  CALCJIT_CAT(CALCJIT_CAT(prefix, CALCJIT_VARIANT_PARAMS_##arity), _calcjit_vec_##name)
+
+extern "C" {
+#define CALCJIT_DECLARE(name, arity)            \
+  void calcjit_vec_##name();                    \
+  void CALCJIT_VARIANT(_ZGVbN4, name, arity)(); \
+  void CALCJIT_VARIANT(_ZGVdN8, name, arity)(); \
+  void CALCJIT_VARIANT(_ZGVeN16, name, arity)();
+CALCJIT_VECTOR_KERNELS(CALCJIT_DECLARE)
+}
+
+namespace calcjit::jit {
+
+namespace {
+
+const char* Params(int arity) {
+  return arity == 1 ? "v" : "vv";
+}
+
+int ArityOf(ir::Op op) {
+#define CALCJIT_ARITY(name, arity) \
+  if (op == ir::Op::k##name) return arity;
+  CALCJIT_VECTOR_KERNELS(CALCJIT_ARITY)
+#undef CALCJIT_ARITY
+  return 0;
+}
+
+}  // namespace
+
+bool HasVectorKernel(ir::Op op) {
+  return ArityOf(op) != 0;
+}
+
+std::vector<VectorVariant> VectorVariants(ir::Op op, Isa isa) {
+  const std::string base =
+      std::string(Params(ArityOf(op))) + "_calcjit_vec_" + std::string(ir::Info(op).name);
+  std::vector<VectorVariant> variants = {{"_ZGVbN4" + base, 4}};
+  if (isa == Isa::kAvx2 || isa == Isa::kAvx512) variants.push_back({"_ZGVdN8" + base, 8});
+  if (isa == Isa::kAvx512) variants.push_back({"_ZGVeN16" + base, 16});
+  return variants;
+}
+
+std::vector<KernelSymbol> VectorKernelSymbols() {
+  std::vector<KernelSymbol> symbols;
+  auto add = [&](ir::Op op, void* scalar, void* sse, void* avx2, void* avx512) {
+    const std::string name(ir::Info(op).name);
+    const std::string suffix = std::string(Params(ArityOf(op))) + "_calcjit_vec_" + name;
+    symbols.push_back({"calcjit_vec_" + name, scalar});
+    symbols.push_back({"_ZGVbN4" + suffix, sse});
+    symbols.push_back({"_ZGVdN8" + suffix, avx2});
+    symbols.push_back({"_ZGVeN16" + suffix, avx512});
+  };
+#define CALCJIT_SYMBOLS(name, arity)                                   \
+  add(ir::Op::k##name, reinterpret_cast<void*>(&calcjit_vec_##name),   \
+      reinterpret_cast<void*>(&CALCJIT_VARIANT(_ZGVbN4, name, arity)), \
+      reinterpret_cast<void*>(&CALCJIT_VARIANT(_ZGVdN8, name, arity)), \
+      reinterpret_cast<void*>(&CALCJIT_VARIANT(_ZGVeN16, name, arity)));
+  CALCJIT_VECTOR_KERNELS(CALCJIT_SYMBOLS)
+#undef CALCJIT_SYMBOLS
+  return symbols;
+}
+
+}  // namespace calcjit::jit

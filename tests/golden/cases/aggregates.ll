@@ -1,0 +1,172 @@
+vm program: avx2, block 1024, 0 registers, 3 columns, 6 scalars (those not listed start at 0)
+  s0 = 0.1
+  s2 = 3
+  s5 = 0.01
+  s3 = in0
+phase 0
+ native piece 'relevance': 3 nodes, for each item i:
+    v0 = Mul in1[i], 0.1   ; %2
+    v1 = Add v0, in2[i]   ; %4
+    v2 = Sigmoid v1   ; %5
+    out0[i] = v2 (NaN made canonical)
+    col0[i] = v2
+phase 1
+  aggregate BatchSum s1 = col0   ; %6
+  aggregate Zscore col1 = in3   ; %9
+  aggregate Rank col2 = col0   ; %10
+ per block:
+    store out2 = col1
+ native piece 'share..score': 7 nodes, for each item i:
+    v0 = Div col0[i], s1   ; %7
+    v1 = Le col2[i], 3   ; %12
+    v2 = Mul v0, s3   ; %14
+    v3 = If v1, 0.1, 0   ; %16
+    v4 = Add v2, v3   ; %17
+    v5 = Mul col1[i], 0.01   ; %19
+    v6 = Sub v4, v5   ; %20
+    out1[i] = v0 (NaN made canonical)
+    out3[i] = v1 (NaN made canonical)
+    out4[i] = v6 (NaN made canonical)
+
+; ---- piece 'relevance' ----
+; ModuleID = 'calcjit.relevance'
+source_filename = "calcjit.relevance"
+
+@llvm.compiler.used = appending global [2 x ptr] [ptr @_ZGVbN4v_calcjit_vec_Sigmoid, ptr @_ZGVdN8v_calcjit_vec_Sigmoid], section "llvm.metadata"
+
+; Function Attrs: nounwind
+define void @calcjit.relevance(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n) #0 {
+entry:
+  %0 = getelementptr inbounds ptr, ptr %reads, i64 0
+  %bm25 = load ptr, ptr %0, align 8
+  %1 = getelementptr inbounds ptr, ptr %reads, i64 1
+  %title_match = load ptr, ptr %1, align 8
+  %2 = getelementptr inbounds ptr, ptr %writes, i64 0
+  %out.relevance = load ptr, ptr %2, align 8
+  %3 = getelementptr inbounds ptr, ptr %writes, i64 1
+  %out.relevance1 = load ptr, ptr %3, align 8
+  %count = and i64 %n, -16
+  %empty = icmp eq i64 %count, 0
+  br i1 %empty, label %done, label %items
+
+items:                                            ; preds = %items, %entry
+  %i = phi i64 [ 0, %entry ], [ %next, %items ]
+  %4 = getelementptr inbounds float, ptr %bm25, i64 %i
+  %bm252 = load float, ptr %4, align 4, !llvm.access.group !0
+  %relevance = call float @calcjit_op_Mul(float %bm252, float 0x3FB99999A0000000)
+  %5 = getelementptr inbounds float, ptr %title_match, i64 %i
+  %title_match3 = load float, ptr %5, align 4, !llvm.access.group !0
+  %relevance4 = call float @calcjit_op_Add(float %relevance, float %title_match3)
+  %relevance5 = call float @calcjit_vec_Sigmoid(float %relevance4) #1
+  %canonical = call float @calcjit_canonicalize(float %relevance5)
+  %6 = getelementptr inbounds float, ptr %out.relevance, i64 %i
+  store float %canonical, ptr %6, align 4, !llvm.access.group !0
+  %7 = getelementptr inbounds float, ptr %out.relevance1, i64 %i
+  store float %relevance5, ptr %7, align 4, !llvm.access.group !0
+  %next = add nuw nsw i64 %i, 1
+  %last = icmp eq i64 %next, %count
+  br i1 %last, label %done, label %items, !llvm.loop !1
+
+done:                                             ; preds = %items, %entry
+  ret void
+}
+
+declare float @calcjit_op_Mul(float, float)
+
+declare float @calcjit_op_Add(float, float)
+
+declare <4 x float> @_ZGVbN4v_calcjit_vec_Sigmoid(<4 x float>)
+
+declare <8 x float> @_ZGVdN8v_calcjit_vec_Sigmoid(<8 x float>)
+
+declare float @calcjit_vec_Sigmoid(float)
+
+declare float @calcjit_canonicalize(float)
+
+attributes #0 = { nounwind }
+attributes #1 = { nounwind willreturn memory(none) "vector-function-abi-variant"="_ZGVbN4v_calcjit_vec_Sigmoid(_ZGVbN4v_calcjit_vec_Sigmoid),_ZGVdN8v_calcjit_vec_Sigmoid(_ZGVdN8v_calcjit_vec_Sigmoid)" }
+
+!0 = distinct !{}
+!1 = distinct !{!1, !2, !3}
+!2 = !{!"llvm.loop.parallel_accesses", !0}
+!3 = !{!"llvm.loop.interleave.count", i32 1}
+
+; ---- piece 'share..score' ----
+; ModuleID = 'calcjit.share..score'
+source_filename = "calcjit.share..score"
+
+; Function Attrs: nounwind
+define void @calcjit.share..score(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n) #0 {
+entry:
+  %0 = getelementptr inbounds ptr, ptr %reads, i64 0
+  %relevance = load ptr, ptr %0, align 8
+  %1 = getelementptr inbounds ptr, ptr %reads, i64 1
+  %top = load ptr, ptr %1, align 8
+  %2 = getelementptr inbounds ptr, ptr %reads, i64 2
+  %z = load ptr, ptr %2, align 8
+  %3 = getelementptr inbounds float, ptr %scalars, i64 0
+  %share = load float, ptr %3, align 4
+  %4 = getelementptr inbounds float, ptr %scalars, i64 1
+  %boost = load float, ptr %4, align 4
+  %5 = getelementptr inbounds ptr, ptr %writes, i64 0
+  %out.share = load ptr, ptr %5, align 8
+  %6 = getelementptr inbounds ptr, ptr %writes, i64 1
+  %out.top = load ptr, ptr %6, align 8
+  %7 = getelementptr inbounds ptr, ptr %writes, i64 2
+  %out.score = load ptr, ptr %7, align 8
+  %count = and i64 %n, -16
+  %empty = icmp eq i64 %count, 0
+  br i1 %empty, label %done, label %items
+
+items:                                            ; preds = %items, %entry
+  %i = phi i64 [ 0, %entry ], [ %next, %items ]
+  %8 = getelementptr inbounds float, ptr %relevance, i64 %i
+  %relevance1 = load float, ptr %8, align 4, !llvm.access.group !0
+  %share2 = call float @calcjit_op_Div(float %relevance1, float %share)
+  %9 = getelementptr inbounds float, ptr %top, i64 %i
+  %top3 = load float, ptr %9, align 4, !llvm.access.group !0
+  %top4 = call float @calcjit_op_Le(float %top3, float 3.000000e+00)
+  %score = call float @calcjit_op_Mul(float %share2, float %boost)
+  %score5 = call float @calcjit_op_If(float %top4, float 0x3FB99999A0000000, float 0.000000e+00)
+  %score6 = call float @calcjit_op_Add(float %score, float %score5)
+  %10 = getelementptr inbounds float, ptr %z, i64 %i
+  %z7 = load float, ptr %10, align 4, !llvm.access.group !0
+  %score8 = call float @calcjit_op_Mul(float %z7, float 0x3F847AE140000000)
+  %score9 = call float @calcjit_op_Sub(float %score6, float %score8)
+  %canonical = call float @calcjit_canonicalize(float %share2)
+  %11 = getelementptr inbounds float, ptr %out.share, i64 %i
+  store float %canonical, ptr %11, align 4, !llvm.access.group !0
+  %canonical10 = call float @calcjit_canonicalize(float %top4)
+  %12 = getelementptr inbounds float, ptr %out.top, i64 %i
+  store float %canonical10, ptr %12, align 4, !llvm.access.group !0
+  %canonical11 = call float @calcjit_canonicalize(float %score9)
+  %13 = getelementptr inbounds float, ptr %out.score, i64 %i
+  store float %canonical11, ptr %13, align 4, !llvm.access.group !0
+  %next = add nuw nsw i64 %i, 1
+  %last = icmp eq i64 %next, %count
+  br i1 %last, label %done, label %items, !llvm.loop !1
+
+done:                                             ; preds = %items, %entry
+  ret void
+}
+
+declare float @calcjit_op_Div(float, float)
+
+declare float @calcjit_op_Le(float, float)
+
+declare float @calcjit_op_Mul(float, float)
+
+declare float @calcjit_op_If(float, float, float)
+
+declare float @calcjit_op_Add(float, float)
+
+declare float @calcjit_op_Sub(float, float)
+
+declare float @calcjit_canonicalize(float)
+
+attributes #0 = { nounwind }
+
+!0 = distinct !{}
+!1 = distinct !{!1, !2, !3}
+!2 = !{!"llvm.loop.parallel_accesses", !0}
+!3 = !{!"llvm.loop.interleave.count", i32 1}

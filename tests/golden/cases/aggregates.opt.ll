@@ -1,0 +1,180 @@
+vm program: avx2, block 1024, 0 registers, 3 columns, 6 scalars (those not listed start at 0)
+  s0 = 0.1
+  s2 = 3
+  s5 = 0.01
+  s3 = in0
+phase 0
+ native piece 'relevance': 3 nodes, for each item i:
+    v0 = Mul in1[i], 0.1   ; %2
+    v1 = Add v0, in2[i]   ; %4
+    v2 = Sigmoid v1   ; %5
+    out0[i] = v2 (NaN made canonical)
+    col0[i] = v2
+phase 1
+  aggregate BatchSum s1 = col0   ; %6
+  aggregate Zscore col1 = in3   ; %9
+  aggregate Rank col2 = col0   ; %10
+ per block:
+    store out2 = col1
+ native piece 'share..score': 7 nodes, for each item i:
+    v0 = Div col0[i], s1   ; %7
+    v1 = Le col2[i], 3   ; %12
+    v2 = Mul v0, s3   ; %14
+    v3 = If v1, 0.1, 0   ; %16
+    v4 = Add v2, v3   ; %17
+    v5 = Mul col1[i], 0.01   ; %19
+    v6 = Sub v4, v5   ; %20
+    out1[i] = v0 (NaN made canonical)
+    out3[i] = v1 (NaN made canonical)
+    out4[i] = v6 (NaN made canonical)
+
+; ---- piece 'relevance' ----
+; ModuleID = 'calcjit.relevance'
+source_filename = "calcjit.relevance"
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+@llvm.compiler.used = appending global [2 x ptr] [ptr @_ZGVbN4v_calcjit_vec_Sigmoid, ptr @_ZGVdN8v_calcjit_vec_Sigmoid], section "llvm.metadata"
+
+; Function Attrs: nounwind memory(readwrite, inaccessiblemem: none)
+define void @calcjit.relevance(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n) local_unnamed_addr #0 {
+entry:
+  %bm25 = load ptr, ptr %reads, align 8
+  %0 = getelementptr inbounds ptr, ptr %reads, i64 1
+  %title_match = load ptr, ptr %0, align 8
+  %out.relevance = load ptr, ptr %writes, align 8
+  %1 = getelementptr inbounds ptr, ptr %writes, i64 1
+  %out.relevance1 = load ptr, ptr %1, align 8
+  %count = and i64 %n, -16
+  %empty = icmp eq i64 %count, 0
+  br i1 %empty, label %done, label %vector.body
+
+vector.body:                                      ; preds = %entry, %vector.body
+  %index = phi i64 [ %index.next, %vector.body ], [ 0, %entry ]
+  %2 = getelementptr inbounds float, ptr %bm25, i64 %index
+  %wide.load = load <8 x float>, ptr %2, align 4, !llvm.access.group !5
+  %3 = fmul <8 x float> %wide.load, <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>
+  %4 = getelementptr inbounds float, ptr %title_match, i64 %index
+  %wide.load6 = load <8 x float>, ptr %4, align 4, !llvm.access.group !5
+  %5 = fadd <8 x float> %3, %wide.load6
+  %6 = tail call <8 x float> @_ZGVdN8v_calcjit_vec_Sigmoid(<8 x float> %5) #2
+  %7 = fcmp uno <8 x float> %6, zeroinitializer
+  %8 = select <8 x i1> %7, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %6
+  %9 = getelementptr inbounds float, ptr %out.relevance, i64 %index
+  store <8 x float> %8, ptr %9, align 4, !llvm.access.group !5
+  %10 = getelementptr inbounds float, ptr %out.relevance1, i64 %index
+  store <8 x float> %6, ptr %10, align 4, !llvm.access.group !5
+  %index.next = add nuw i64 %index, 8
+  %11 = icmp eq i64 %index.next, %count
+  br i1 %11, label %done, label %vector.body, !llvm.loop !6
+
+done:                                             ; preds = %vector.body, %entry
+  ret void
+}
+
+declare <4 x float> @_ZGVbN4v_calcjit_vec_Sigmoid(<4 x float>) #1
+
+declare <8 x float> @_ZGVdN8v_calcjit_vec_Sigmoid(<8 x float>) #1
+
+attributes #0 = { nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+attributes #1 = { "target-cpu"="x86-64-v3" }
+attributes #2 = { nounwind }
+
+!llvm.linker.options = !{}
+!llvm.ident = !{!0}
+!llvm.module.flags = !{!1, !2, !3, !4}
+
+!0 = !{!"Debian clang version 16.0.6 (15~deb12u1)"}
+!1 = !{i32 1, !"wchar_size", i32 4}
+!2 = !{i32 8, !"PIC Level", i32 2}
+!3 = !{i32 7, !"PIE Level", i32 2}
+!4 = !{i32 7, !"uwtable", i32 2}
+!5 = distinct !{}
+!6 = distinct !{!6, !7, !8, !9}
+!7 = !{!"llvm.loop.parallel_accesses", !5}
+!8 = !{!"llvm.loop.isvectorized", i32 1}
+!9 = !{!"llvm.loop.unroll.runtime.disable"}
+
+; ---- piece 'share..score' ----
+; ModuleID = 'calcjit.share..score'
+source_filename = "calcjit.share..score"
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+; Function Attrs: nofree norecurse nosync nounwind memory(readwrite, inaccessiblemem: none)
+define void @calcjit.share..score(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n) local_unnamed_addr #0 {
+entry:
+  %relevance = load ptr, ptr %reads, align 8
+  %0 = getelementptr inbounds ptr, ptr %reads, i64 1
+  %top = load ptr, ptr %0, align 8
+  %1 = getelementptr inbounds ptr, ptr %reads, i64 2
+  %z = load ptr, ptr %1, align 8
+  %out.share = load ptr, ptr %writes, align 8
+  %2 = getelementptr inbounds ptr, ptr %writes, i64 1
+  %out.top = load ptr, ptr %2, align 8
+  %3 = getelementptr inbounds ptr, ptr %writes, i64 2
+  %out.score = load ptr, ptr %3, align 8
+  %count = and i64 %n, -16
+  %empty = icmp eq i64 %count, 0
+  br i1 %empty, label %done, label %vector.ph
+
+vector.ph:                                        ; preds = %entry
+  %4 = getelementptr inbounds float, ptr %scalars, i64 1
+  %boost = load float, ptr %4, align 4
+  %share = load float, ptr %scalars, align 4
+  %broadcast.splatinsert = insertelement <8 x float> poison, float %share, i64 0
+  %broadcast.splat = shufflevector <8 x float> %broadcast.splatinsert, <8 x float> poison, <8 x i32> zeroinitializer
+  %broadcast.splatinsert13 = insertelement <8 x float> poison, float %boost, i64 0
+  %broadcast.splat14 = shufflevector <8 x float> %broadcast.splatinsert13, <8 x float> poison, <8 x i32> zeroinitializer
+  br label %vector.body
+
+vector.body:                                      ; preds = %vector.body, %vector.ph
+  %index = phi i64 [ 0, %vector.ph ], [ %index.next, %vector.body ]
+  %5 = getelementptr inbounds float, ptr %relevance, i64 %index
+  %wide.load = load <8 x float>, ptr %5, align 4, !llvm.access.group !5
+  %6 = fdiv <8 x float> %wide.load, %broadcast.splat
+  %7 = getelementptr inbounds float, ptr %top, i64 %index
+  %wide.load12 = load <8 x float>, ptr %7, align 4, !llvm.access.group !5
+  %8 = fcmp ole <8 x float> %wide.load12, <float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00>
+  %9 = select <8 x i1> %8, <8 x float> <float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00>, <8 x float> zeroinitializer
+  %10 = fmul <8 x float> %broadcast.splat14, %6
+  %11 = select <8 x i1> %8, <8 x float> <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>, <8 x float> zeroinitializer
+  %12 = fadd <8 x float> %10, %11
+  %13 = getelementptr inbounds float, ptr %z, i64 %index
+  %wide.load15 = load <8 x float>, ptr %13, align 4, !llvm.access.group !5
+  %14 = fmul <8 x float> %wide.load15, <float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000>
+  %15 = fsub <8 x float> %12, %14
+  %16 = fcmp uno <8 x float> %6, zeroinitializer
+  %17 = select <8 x i1> %16, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %6
+  %18 = getelementptr inbounds float, ptr %out.share, i64 %index
+  store <8 x float> %17, ptr %18, align 4, !llvm.access.group !5
+  %19 = getelementptr inbounds float, ptr %out.top, i64 %index
+  store <8 x float> %9, ptr %19, align 4, !llvm.access.group !5
+  %20 = fcmp uno <8 x float> %15, zeroinitializer
+  %21 = select <8 x i1> %20, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %15
+  %22 = getelementptr inbounds float, ptr %out.score, i64 %index
+  store <8 x float> %21, ptr %22, align 4, !llvm.access.group !5
+  %index.next = add nuw i64 %index, 8
+  %23 = icmp eq i64 %index.next, %count
+  br i1 %23, label %done, label %vector.body, !llvm.loop !6
+
+done:                                             ; preds = %vector.body, %entry
+  ret void
+}
+
+attributes #0 = { nofree norecurse nosync nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+
+!llvm.linker.options = !{}
+!llvm.ident = !{!0}
+!llvm.module.flags = !{!1, !2, !3, !4}
+
+!0 = !{!"Debian clang version 16.0.6 (15~deb12u1)"}
+!1 = !{i32 1, !"wchar_size", i32 4}
+!2 = !{i32 8, !"PIC Level", i32 2}
+!3 = !{i32 7, !"PIE Level", i32 2}
+!4 = !{i32 7, !"uwtable", i32 2}
+!5 = distinct !{}
+!6 = distinct !{!6, !7, !8, !9}
+!7 = !{!"llvm.loop.parallel_accesses", !5}
+!8 = !{!"llvm.loop.isvectorized", i32 1}
+!9 = !{!"llvm.loop.unroll.runtime.disable"}

@@ -1,0 +1,77 @@
+vm program: avx2, block 1024, 0 registers, 2 columns, 4 scalars (those not listed start at 0)
+  s1 = 1
+phase 0
+  once vector Norm s0 = in1   ; %2
+  once binary Mul s3 = s0, s2   ; %7
+ per block:
+    vector Cosine col0 = in0, in1   ; %0
+    store out0 = col0
+    vector L2Distance col1 = in0, in1   ; %1
+    store out1 = col1
+ native piece 'blend': 3 nodes, for each item i:
+    v0 = Add col1[i], 1   ; %4
+    v1 = Div col0[i], v0   ; %5
+    v2 = Add v1, s3   ; %8
+    out3[i] = v2 (NaN made canonical)
+fill out2 = s0
+
+; ---- piece 'blend' ----
+; ModuleID = 'calcjit.blend'
+source_filename = "calcjit.blend"
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+; Function Attrs: nofree norecurse nosync nounwind memory(readwrite, inaccessiblemem: none)
+define void @calcjit.blend(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n) local_unnamed_addr #0 {
+entry:
+  %distance = load ptr, ptr %reads, align 8
+  %0 = getelementptr inbounds ptr, ptr %reads, i64 1
+  %similarity = load ptr, ptr %0, align 8
+  %out.blend = load ptr, ptr %writes, align 8
+  %count = and i64 %n, -16
+  %empty = icmp eq i64 %count, 0
+  br i1 %empty, label %done, label %vector.ph
+
+vector.ph:                                        ; preds = %entry
+  %blend = load float, ptr %scalars, align 4
+  %broadcast.splatinsert = insertelement <8 x float> poison, float %blend, i64 0
+  %broadcast.splat = shufflevector <8 x float> %broadcast.splatinsert, <8 x float> poison, <8 x i32> zeroinitializer
+  br label %vector.body
+
+vector.body:                                      ; preds = %vector.body, %vector.ph
+  %index = phi i64 [ 0, %vector.ph ], [ %index.next, %vector.body ]
+  %1 = getelementptr inbounds float, ptr %distance, i64 %index
+  %wide.load = load <8 x float>, ptr %1, align 4, !llvm.access.group !5
+  %2 = fadd <8 x float> %wide.load, <float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00>
+  %3 = getelementptr inbounds float, ptr %similarity, i64 %index
+  %wide.load6 = load <8 x float>, ptr %3, align 4, !llvm.access.group !5
+  %4 = fdiv <8 x float> %wide.load6, %2
+  %5 = fadd <8 x float> %broadcast.splat, %4
+  %6 = fcmp uno <8 x float> %5, zeroinitializer
+  %7 = select <8 x i1> %6, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %5
+  %8 = getelementptr inbounds float, ptr %out.blend, i64 %index
+  store <8 x float> %7, ptr %8, align 4, !llvm.access.group !5
+  %index.next = add nuw i64 %index, 8
+  %9 = icmp eq i64 %index.next, %count
+  br i1 %9, label %done, label %vector.body, !llvm.loop !6
+
+done:                                             ; preds = %vector.body, %entry
+  ret void
+}
+
+attributes #0 = { nofree norecurse nosync nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+
+!llvm.linker.options = !{}
+!llvm.ident = !{!0}
+!llvm.module.flags = !{!1, !2, !3, !4}
+
+!0 = !{!"Debian clang version 16.0.6 (15~deb12u1)"}
+!1 = !{i32 1, !"wchar_size", i32 4}
+!2 = !{i32 8, !"PIC Level", i32 2}
+!3 = !{i32 7, !"PIE Level", i32 2}
+!4 = !{i32 7, !"uwtable", i32 2}
+!5 = distinct !{}
+!6 = distinct !{!6, !7, !8, !9}
+!7 = !{!"llvm.loop.parallel_accesses", !5}
+!8 = !{!"llvm.loop.isvectorized", i32 1}
+!9 = !{!"llvm.loop.unroll.runtime.disable"}
