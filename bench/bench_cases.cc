@@ -320,13 +320,20 @@ Result<std::unique_ptr<Workload>> MakeLargeWorkload(const Mode& mode, std::size_
   return SetWorkload::Make(kLargeSet, *mode.backend, n);
 }
 
-Result<std::string> ReadLargeSetText() {
-  std::ifstream file(kLargeSet.path, std::ios::binary);
-  if (!file.is_open()) return UserError(std::string("cannot open ") + kLargeSet.path);
+namespace {
+
+Result<std::string> ReadText(const char* path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file.is_open()) return UserError(std::string("cannot open ") + path);
   std::ostringstream text;
   text << file.rdbuf();
-  if (file.bad()) return UserError(std::string("cannot read ") + kLargeSet.path);
+  if (file.bad()) return UserError(std::string("cannot read ") + path);
   return text.str();
 }
+
+}  // namespace
+
+Result<std::string> ReadLargeSetText() { return ReadText(kLargeSet.path); }
+Result<std::string> ReadRankingSetText() { return ReadText(kRankingSet.path); }
 
 }  // namespace calcjit::bench

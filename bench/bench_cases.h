@@ -94,6 +94,8 @@ Result<std::unique_ptr<Workload>> MakeLargeWorkload(const Mode& mode, std::size_
 // The text of bench/large_set.calc, read from the source tree, for timing
 // FeatureSet::Parse and Engine::Compile on it.
 Result<std::string> ReadLargeSetText();
+// The text of the example set (examples/ranking/ranking.calc).
+Result<std::string> ReadRankingSetText();
 
 }  // namespace calcjit::bench
 

@@ -5,8 +5,14 @@
 //   BM_Ranking/<mode>/2000 examples/ranking/ranking.calc, every output
 //   BM_Large/<mode>/2000   bench/large_set.calc (1,000 generated features), every output
 //   BM_Parse/large         FeatureSet::Parse of the large set's text (parse and check)
-//   BM_Prepare/large/<mode> Engine::Compile of the parsed large set (for the VM:
-//                          optimizing and building the program)
+//   BM_Prepare/<set>/<mode> Engine::Compile from scratch of a parsed set (Qux, Sum10,
+//                          ranking, large; for the VM: optimizing and building the
+//                          program; for the JIT also generating code, on 2 threads,
+//                          and on 1: BM_Prepare/large/jit-1-thread)
+//   BM_Reload/<set>/auto   Parse + Compile of the bytes the service is serving
+//   BM_Recompile/<set>/auto the same after the serving engine was released: parse
+//                          and optimize again, JIT pieces from the code cache
+// Preparation times are wall-clock times (the JIT compiles on several threads).
 //
 // <mode> is "manual" (hand-written loops; seed formulas only), "evaluated"
 // (the reference interpreter through the public API), then any other backend
@@ -23,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -96,6 +103,27 @@ std::string LargeSetTextOrDie(const std::string& name) {
   return std::move(text).value();
 }
 
+// The sets whose preparation is timed, by the name in the benchmark.
+std::string SetTextOrDie(const std::string& set, const std::string& name) {
+  if (set == "large") return LargeSetTextOrDie(name);
+  if (set == "ranking") {
+    Result<std::string> text = ReadRankingSetText();
+    if (!text.ok()) Die(name, text.status().ToString());
+    return std::move(text).value();
+  }
+  for (const SeedCase& seed : SeedCases()) {
+    if (set == seed.name) return seed.text;
+  }
+  Die(name, "unknown set " + set);
+  return "";
+}
+
+FeatureSet ParseOrDie(const std::string& text, const std::string& name) {
+  Result<FeatureSet> set = FeatureSet::Parse(text, Format::kText);
+  if (!set.ok()) Die(name, set.status().ToString());
+  return std::move(set).value();
+}
+
 // Parsing and checking the text: what every process pays once per set.
 void RunParse(benchmark::State& state, const std::string& name) {
   const std::string text = LargeSetTextOrDie(name);
@@ -109,19 +137,48 @@ void RunParse(benchmark::State& state, const std::string& name) {
   SetPerFeature(state, features);
 }
 
-// Compiling the parsed set for one backend; the engine is destroyed inside
-// the loop too (pausing the timer for it would cost more than it hides).
-void RunPrepare(benchmark::State& state, const std::string& name, const Mode& mode) {
-  Result<FeatureSet> set = FeatureSet::Parse(LargeSetTextOrDie(name), Format::kText);
-  if (!set.ok()) Die(name, set.status().ToString());
+// Compiling the parsed set for one backend from scratch (no cached engine or
+// code); the engine is destroyed inside the loop too (pausing the timer for
+// it would cost more than it hides).
+void RunPrepare(benchmark::State& state, const std::string& name, const std::string& set_name,
+                const Mode& mode, bool parallel) {
+  const FeatureSet set = ParseOrDie(SetTextOrDie(set_name, name), name);
   EngineOptions options;
   options.backend = *mode.backend;
+  options.reuse_compiled = false;
+  options.jit_parallel = parallel;
   for (auto _ : state) {
-    Result<Engine> engine = Engine::Compile(*set, options);
+    Result<Engine> engine = Engine::Compile(set, options);
     if (!engine.ok()) Die(name, engine.status().ToString());
     benchmark::DoNotOptimize(engine);
   }
-  SetPerFeature(state, set->schema().outputs.size());
+  SetPerFeature(state, set.schema().outputs.size());
+}
+
+// A service reloading its set: parse the bytes and compile them. "Reload":
+// the same bytes as the version it is serving (kept alive here), which the
+// caches recognize. "Recompile": the serving version was released, so the set
+// is parsed and optimized again, and the JIT's pieces come from the code cache.
+void RunReload(benchmark::State& state, const std::string& name, const std::string& set_name,
+               bool keep_serving) {
+  const std::string text = SetTextOrDie(set_name, name);
+  std::optional<Engine> serving;
+  if (keep_serving) {
+    Result<Engine> engine = Engine::Compile(ParseOrDie(text, name));
+    if (!engine.ok()) Die(name, engine.status().ToString());
+    serving = std::move(engine).value();
+  } else {
+    Result<Engine> warm = Engine::Compile(ParseOrDie(text, name));  // fills the code cache
+    if (!warm.ok()) Die(name, warm.status().ToString());
+  }
+  std::size_t features = 0;
+  for (auto _ : state) {
+    Result<Engine> engine = Engine::Compile(ParseOrDie(text, name));
+    if (!engine.ok()) Die(name, engine.status().ToString());
+    features = engine->schema().outputs.size();
+    benchmark::DoNotOptimize(engine);
+  }
+  SetPerFeature(state, features);
 }
 
 void RegisterAll() {
@@ -163,13 +220,33 @@ void RegisterAll() {
   }
   benchmark::RegisterBenchmark("BM_Parse/large", [](benchmark::State& state) {
     RunParse(state, "BM_Parse/large");
-  })->Unit(benchmark::kMillisecond);
-  for (const Mode& mode : modes) {
-    if (!mode.backend) continue;
-    const std::string name = "BM_Prepare/large/" + mode.name;
-    benchmark::RegisterBenchmark(name.c_str(), [name, mode](benchmark::State& state) {
-      RunPrepare(state, name, mode);
-    })->Unit(benchmark::kMillisecond);
+  })->Unit(benchmark::kMillisecond)->UseRealTime();
+  for (const std::string set : {"Qux", "Sum10", "ranking", "large"}) {
+    for (const Mode& mode : modes) {
+      if (!mode.backend) continue;
+      const std::string name = "BM_Prepare/" + set + "/" + mode.name;
+      benchmark::RegisterBenchmark(name.c_str(), [name, set, mode](benchmark::State& state) {
+        RunPrepare(state, name, set, mode, true);
+      })->Unit(benchmark::kMillisecond)->UseRealTime();
+    }
+  }
+  if (const std::optional<Mode> jit = FindMode("jit")) {
+    const std::string serial = "BM_Prepare/large/jit-1-thread";
+    benchmark::RegisterBenchmark(serial.c_str(), [serial, mode = *jit](benchmark::State& state) {
+      RunPrepare(state, serial, "large", mode, false);
+    })->Unit(benchmark::kMillisecond)->UseRealTime();
+    for (const std::string set : {"ranking", "large"}) {
+      for (const bool keep_serving : {true, false}) {
+        const std::string name =
+            std::string(keep_serving ? "BM_Reload/" : "BM_Recompile/") + set + "/auto";
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [name, set, keep_serving](benchmark::State& state) {
+                                       RunReload(state, name, set, keep_serving);
+                                     })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
+      }
+    }
   }
 }
 
@@ -198,8 +275,13 @@ class RatioReporter final : public benchmark::BenchmarkReporter {
       };
       if (run.run_name.args.empty()) {
         // "BM_Parse/large", "BM_Prepare/large/vm": no item count, no ratio row.
+        // Wall time: the JIT compiles on several threads, and CPU time counts
+        // only the calling one.
         if (preparation_.count(function) == 0) preparation_order_.push_back(function);
-        record(preparation_[function]);
+        Entry& entry = preparation_[function];
+        if (median || !entry.is_median) {
+          entry = Entry{run.GetAdjustedRealTime() * Scale(run.time_unit), median};
+        }
         continue;
       }
       const std::size_t slash = function.find('/');
@@ -305,7 +387,7 @@ class RatioReporter final : public benchmark::BenchmarkReporter {
   void PrintPreparation() {
     if (preparation_.empty()) return;
     std::fprintf(stderr,
-                 "\nPreparation, CPU time per call (median of the repetitions), this run:\n");
+                 "\nPreparation, wall time per call (median of the repetitions), this run:\n");
     std::fprintf(stderr, "  %s%s%s\n", Pad("benchmark", 32).c_str(), Pad("ms", 12).c_str(),
                  "x evaluated");
     for (const std::string& name : preparation_order_) {

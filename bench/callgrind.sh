@@ -6,7 +6,7 @@
 #
 #   bench/callgrind.sh [BUILD_DIR]     (default: build)
 #
-# Modes the build cannot run (jit today) are skipped.
+# Modes the build cannot run are skipped.
 #
 # Caveat: valgrind counts every iteration of a `rep stosb` as one instruction,
 # and glibc's memset uses `rep stosb` for blocks of 2 KiB and more; so a

@@ -8,9 +8,10 @@ Prints, per case and item count, the time per item of every mode (the median
 of the repetitions when there are several, CPU time unless --real), then
 <mode>/manual for every backend and evaluated/<mode> for the backends other
 than the reference interpreter, as a Markdown table (docs/PERFORMANCE.md);
-then the preparation benchmarks (BM_Parse/<set>, BM_Prepare/<set>/<mode>: no
-item count) in milliseconds per call, each compile time also as a multiple
-of the reference interpreter's. calcjit_bench prints the same tables to
+then the preparation benchmarks (BM_Parse, BM_Prepare, BM_Reload,
+BM_Recompile: no item count) in milliseconds of wall time per call (the JIT
+compiles on several threads), each compile time also as a multiple of the
+reference interpreter's. calcjit_bench prints the same tables to
 stderr at the end of a run.
 """
 import argparse
@@ -41,9 +42,9 @@ def main():
             continue
         name = b.get("run_name", b["name"])  # BM_Qux/manual/2000
         parts = name.split("/")
-        if parts[0] in ("BM_Parse", "BM_Prepare"):
+        if parts[0] in ("BM_Parse", "BM_Prepare", "BM_Reload", "BM_Recompile"):
             if is_median or name not in preparation_medians:
-                preparation[name] = b[field] * UNIT_NS[b["time_unit"]]
+                preparation[name] = b["real_time"] * UNIT_NS[b["time_unit"]]
             if is_median:
                 preparation_medians.add(name)
             continue

@@ -23,7 +23,9 @@ class BatchState;
 class CompiledEngine;
 }  // namespace internal
 
-// The backends (all give the same bits). kAuto picks the best available one.
+// The backends (all give the same bits). kAuto is the JIT, or the VM when the
+// JIT cannot compile the set or it is over EngineOptions::jit_node_limit
+// (Engine::backend_note() then says why).
 enum class Backend : unsigned char { kReference, kVm, kJit, kAuto };
 
 // "reference", "vm", "jit", "auto".
@@ -68,6 +70,11 @@ struct EngineOptions {
   // JIT: the most expression nodes one generated function computes (0: the
   // default); a phase with more is split into several functions.
   std::uint32_t jit_piece_nodes = 0;
+  // Reuse what was compiled before: an engine still alive for the same set
+  // and options, JIT code of identical pieces (a process-wide cache bounded
+  // in bytes). false compiles everything anew and caches nothing, as compile-
+  // time benchmarks need; the results are the same bits either way.
+  bool reuse_compiled = true;
 };
 
 class Batch;

@@ -111,6 +111,7 @@ Result<std::unique_ptr<backend::Executable>> MakeJit(std::shared_ptr<const ir::E
   jit_options.disabled_passes = options.disabled_passes;
   jit_options.parallel = options.jit_parallel;
   jit_options.max_piece_nodes = options.jit_piece_nodes;
+  jit_options.use_code_cache = options.reuse_compiled;
   return jit::MakeJitExecutable(std::move(plan), jit_options);
 }
 
@@ -221,8 +222,10 @@ Result<Engine> Engine::Compile(const FeatureSet& set, const EngineOptions& optio
   }
   const Isa isa = options.isa == Isa::kAuto ? vm::DetectIsa() : options.isa;
   const std::string key = EngineKey(set.loaded().set.get(), options, isa);
-  if (std::shared_ptr<const internal::CompiledEngine> cached = EngineCache().Find(key)) {
-    return Engine(std::move(cached));
+  if (options.reuse_compiled) {
+    if (std::shared_ptr<const internal::CompiledEngine> cached = EngineCache().Find(key)) {
+      return Engine(std::move(cached));
+    }
   }
   Result<ir::EvalPlan> plan = ir::MakePlan(set.loaded().set, options.outputs);
   if (!plan.ok()) return plan.status();
@@ -256,7 +259,7 @@ Result<Engine> Engine::Compile(const FeatureSet& set, const EngineOptions& optio
   auto compiled = std::make_shared<const internal::CompiledEngine>(
       std::move(shared_plan), backend, backend == Backend::kReference ? Isa::kBaseline : isa,
       std::move(executable).value(), std::move(note));
-  EngineCache().Add(key, compiled);
+  if (options.reuse_compiled) EngineCache().Add(key, compiled);
   return Engine(std::move(compiled));
 }
 

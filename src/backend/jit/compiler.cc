@@ -479,7 +479,8 @@ std::string CompilerVersion() {
   return "LLVM " LLVM_VERSION_STRING;
 }
 
-Result<CompiledPiece> CompilePiece(const vm::NativePiece& piece, Isa isa) {
+Result<CompiledPiece> CompilePiece(const vm::NativePiece& piece, Isa isa, bool use_cache) {
+  if (!use_cache) return CompileUncached(piece, isa);
   const std::string key = PieceKey(piece, TargetCpu(isa) + "/" + CompilerVersion());
   if (std::optional<CompiledPiece> cached = Cache().Find(key)) return *cached;
   Result<CompiledPiece> compiled = CompileUncached(piece, isa);

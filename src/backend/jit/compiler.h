@@ -35,7 +35,8 @@ std::string CompilerVersion();
 // an engine's pieces compile in parallel. Results are cached by the piece's
 // content, target and compiler version: the same piece in another engine (a
 // reloaded set, or the unchanged part of an edited one) reuses the code.
-Result<CompiledPiece> CompilePiece(const vm::NativePiece& piece, Isa isa);
+// With use_cache false, compiles anew and leaves the cache as it was.
+Result<CompiledPiece> CompilePiece(const vm::NativePiece& piece, Isa isa, bool use_cache = true);
 
 enum class DumpStage {
   kIr,           // as generated: one loop, calls to the kernels

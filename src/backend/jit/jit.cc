@@ -21,7 +21,7 @@ vm::VmOptions ProgramOptions(const JitOptions& options) {
 
 // Compiles every piece of the program, on up to one thread per core.
 Result<std::vector<std::shared_ptr<const void>>> CompileAll(vm::Program& program, Isa isa,
-                                                            bool parallel) {
+                                                            bool parallel, bool use_cache) {
   std::vector<vm::NativePiece*> pieces;
   for (vm::Phase& phase : program.phases) {
     for (vm::NativePiece& piece : phase.pieces) pieces.push_back(&piece);
@@ -30,7 +30,7 @@ Result<std::vector<std::shared_ptr<const void>>> CompileAll(vm::Program& program
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t k = next++; k < pieces.size(); k = next++) {
-      results[k] = CompilePiece(*pieces[k], isa);
+      results[k] = CompilePiece(*pieces[k], isa, use_cache);
     }
   };
   const std::size_t threads =
@@ -60,7 +60,7 @@ Result<std::unique_ptr<backend::Executable>> MakeJitExecutable(
   if (!prepared.ok()) return prepared.status();
   vm::Program program = std::move(prepared->program);
   Result<std::vector<std::shared_ptr<const void>>> code =
-      CompileAll(program, vm_options.isa, options.parallel);
+      CompileAll(program, vm_options.isa, options.parallel, options.use_code_cache);
   if (!code.ok()) return code.status();
   return vm::MakeProgramExecutable(std::move(plan), std::move(program), std::move(code).value());
 }

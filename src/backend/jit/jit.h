@@ -23,6 +23,8 @@ struct JitOptions {
   std::uint32_t max_piece_nodes = 0;  // 0: the default (vm::LowerOptions)
   // Compile an engine's pieces on several threads (one per core).
   bool parallel = true;
+  // Take pieces from the code cache and put new ones in it.
+  bool use_code_cache = true;
 };
 
 Result<std::unique_ptr<backend::Executable>> MakeJitExecutable(
