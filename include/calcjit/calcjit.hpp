@@ -6,6 +6,7 @@
 #include "calcjit/engine.h"
 #include "calcjit/feature_set.h"
 #include "calcjit/schema.h"
+#include "calcjit/serving.h"
 #include "calcjit/status.h"
 
 #endif  // CALCJIT_CALCJIT_HPP_

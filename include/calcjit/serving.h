@@ -1,0 +1,162 @@
+// Serving a feature set that is reloaded while queries run: versions swapped
+// atomically, the VM at once and the JIT when its background compilation is
+// done, shadow evaluations that compare with another backend or a candidate
+// set, and statistics.
+#ifndef CALCJIT_SERVING_H_
+#define CALCJIT_SERVING_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "calcjit/engine.h"
+#include "calcjit/feature_set.h"
+#include "calcjit/schema.h"
+#include "calcjit/status.h"
+
+namespace calcjit {
+
+namespace internal {
+class ServingState;
+class SessionState;
+}  // namespace internal
+
+struct ServingOptions {
+  // kAuto tiers: each version serves from the VM as soon as it is loaded and
+  // from the JIT once a background thread has compiled it. A named backend
+  // is pinned (the version is ready when that backend has compiled it).
+  EngineOptions engine;
+};
+
+// What shadow evaluations compare with.
+struct ShadowOptions {
+  // The fraction of evaluations (0 to 1) that are also computed by the shadow
+  // and compared, output by output, item by item, bit for bit.
+  double fraction = 0.0;
+  // The shadow's backend (kReference: the oracle).
+  Backend backend = Backend::kReference;
+  // A candidate set to compare with instead of the serving set itself (the
+  // second stage of a rollout: compute both, compare, then switch). Outputs
+  // of the serving version that the candidate lacks are not compared.
+  std::shared_ptr<const FeatureSet> candidate;
+  // How many mismatches to keep for reading (all are counted).
+  std::size_t max_recorded = 32;
+};
+
+// One value that differed: the serving result and the shadow's.
+struct Mismatch {
+  std::uint64_t version = 0;
+  std::string output;
+  std::size_t item = 0;
+  std::uint32_t served_bits = 0;
+  std::uint32_t shadow_bits = 0;
+
+  // "score[17]: served 0x3F000000, shadow 0x3F000001 (version 3)"
+  std::string ToString() const;
+};
+
+// Counters of one version since it was loaded.
+struct VersionStats {
+  std::uint64_t version = 0;
+  Backend backend = Backend::kVm;  // what serves it now
+  std::string backend_note;        // why the JIT does not serve it, if so
+  bool jit_pending = false;        // its JIT compilation is still running
+  double parse_ms = 0.0;           // the FeatureSet's parse, when loaded from bytes
+  double vm_compile_ms = 0.0;      // 0 when the VM was not compiled
+  double jit_compile_ms = 0.0;     // 0 until the JIT has compiled it
+  std::uint64_t evaluations = 0;
+  std::uint64_t items = 0;
+  std::uint64_t errors = 0;  // evaluations refused (bad bindings)
+  std::uint64_t shadow_evaluations = 0;
+  std::uint64_t shadow_dropped = 0;  // sampled, but the shadow queue was full
+  std::uint64_t mismatches = 0;      // values that differed
+};
+
+class Session;
+
+// The current version of a set, replaced by Reload. Thread-safe: any number
+// of threads evaluate (each with its own Session) while another reloads.
+class ServingEngine {
+ public:
+  // Compiles `set` as version 1.
+  static Result<ServingEngine> Create(const FeatureSet& set, const ServingOptions& options = {});
+  static Result<ServingEngine> Load(std::string_view bytes, Format format,
+                                    const ServingOptions& options = {});
+
+  ServingEngine(ServingEngine&&) noexcept;
+  ServingEngine& operator=(ServingEngine&&) noexcept;
+  ~ServingEngine();
+
+  // Parses (for Reload of bytes), checks and compiles off the hot path, then
+  // swaps: evaluations that started keep their version to the end; the old
+  // version is freed when the last of them finishes. On error the current
+  // version keeps serving and the error is returned. Returns the new version.
+  Result<std::uint64_t> Reload(const FeatureSet& set);
+  Result<std::uint64_t> Reload(std::string_view bytes, Format format);
+
+  // The version serving now, and its schema.
+  std::uint64_t version() const;
+  Schema schema() const;
+  VersionStats Stats() const;
+
+  // Waits until the current version's background JIT compilation (if any)
+  // has finished; tests and benchmarks use it.
+  void WaitForJit() const;
+
+  // Shadow evaluations (off the caller's thread, sampled; they allocate, the
+  // served evaluation does not). fraction 0 switches them off.
+  Status SetShadow(const ShadowOptions& options);
+  // Waits until every sampled shadow evaluation so far has been compared.
+  void DrainShadow() const;
+  // The first mismatches recorded (at most ShadowOptions::max_recorded).
+  std::vector<Mismatch> Mismatches() const;
+
+ private:
+  friend class Session;
+  explicit ServingEngine(std::shared_ptr<internal::ServingState> state);
+  std::shared_ptr<internal::ServingState> state_;
+};
+
+// One thread's bindings for a ServingEngine: the caller's memory for inputs
+// and outputs, by name, kept across evaluations and across versions whose
+// schema is the same. A reload that changes the schema makes the next
+// Evaluate fail with an error naming both versions; Rebind() accepts the new
+// schema (then bind again what changed). Evaluating again with as many items
+// or fewer allocates nothing, except the first evaluation on a new version or
+// backend (its scratch memory).
+class Session {
+ public:
+  explicit Session(const ServingEngine& engine);
+  Session(Session&&) noexcept;
+  Session& operator=(Session&&) noexcept;
+  ~Session();
+
+  void SetItemCount(std::size_t item_count);
+  Status BindInput(std::string_view name, std::span<const float> values);
+  Status BindOutput(std::string_view name, std::span<float> values);
+  // Takes the current version's schema; keeps the bindings whose names it
+  // still has.
+  void Rebind();
+  // The schema the bindings are for.
+  const Schema& schema() const;
+
+  // Evaluates on the current version.
+  Status Evaluate();
+  // The version the last Evaluate ran on.
+  std::uint64_t version() const;
+  // An output after Evaluate: the caller's span if bound, else the session's
+  // own buffer (valid until the next Evaluate).
+  Result<std::span<const float>> Output(std::string_view name) const;
+  std::span<const float> Output(std::size_t output_index) const;
+
+ private:
+  std::unique_ptr<internal::SessionState> state_;
+};
+
+}  // namespace calcjit
+
+#endif  // CALCJIT_SERVING_H_
