@@ -4,6 +4,7 @@
 #ifndef CALCJIT_CLI_COMMANDS_H_
 #define CALCJIT_CLI_COMMANDS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -47,6 +48,30 @@ struct DumpOptions {
   std::uint32_t block_size = 0;
 };
 
+struct GraphOptions {
+  SetSource set;
+  std::vector<std::string> outputs;
+  std::string format = "dot";  // dot | svg
+  std::string output;          // "" or "-": stdout
+};
+
+struct ExplainOptions {
+  SetSource set;
+  std::string feature;
+  std::string input;    // CSV
+  std::size_t row = 0;  // 1-based data row
+  std::string group_by;
+  std::string backend = "auto";
+};
+
+struct BenchOptions {
+  SetSource set;
+  std::size_t items = 2000;
+  std::vector<std::string> backends = {"evaluated", "vm", "jit"};
+  double seconds = 0.5;  // per backend
+  unsigned seed = 42;
+};
+
 struct DemoOptions {
   std::size_t items = 2000;
   unsigned seed = 42;
@@ -58,6 +83,9 @@ int RunPrint(const PrintOptions& options);
 int RunEval(const EvalOptions& options);
 int RunDemo(const DemoOptions& options);
 int RunDump(const DumpOptions& options);
+int RunGraph(const GraphOptions& options);
+int RunExplain(const ExplainOptions& options);
+int RunBench(const BenchOptions& options);
 
 }  // namespace calcjit::cli
 

@@ -81,6 +81,40 @@ int main(int argc, char** argv) {
   dump_command->add_option("--block-size", dump.block_size, "VM items per block");
   dump_command->callback([&] { exit_code = RunDump(dump); });
 
+  GraphOptions graph;
+  CLI::App* graph_command = app.add_subcommand(
+      "graph", "The feature dependency graph (Graphviz DOT or SVG), features coloured by kind");
+  AddSetArgument(graph_command, &graph.set);
+  graph_command->add_option("--outputs", graph.outputs, "Only what these outputs need")
+      ->delimiter(',');
+  graph_command->add_option("--format", graph.format, "dot or svg (SVG needs Graphviz's dot)")
+      ->check(CLI::IsMember({"dot", "svg"}));
+  graph_command->add_option("-o,--output", graph.output, "Output file (default: stdout)");
+  graph_command->callback([&] { exit_code = RunGraph(graph); });
+
+  ExplainOptions explain;
+  CLI::App* explain_command = app.add_subcommand(
+      "explain", "Every input and intermediate value a feature depends on, for one data row");
+  AddSetArgument(explain_command, &explain.set);
+  explain_command->add_option("feature", explain.feature, "The feature to explain")->required();
+  explain_command->add_option("--input", explain.input, "Input CSV, as for eval")->required();
+  explain_command->add_option("--row", explain.row, "The data row, from 1")->required();
+  explain_command->add_option("--group-by", explain.group_by,
+                              "Column whose runs of equal values form one batch (query) each");
+  explain_command->add_option("--backend", explain.backend, "reference, vm, jit or auto");
+  explain_command->callback([&] { exit_code = RunExplain(explain); });
+
+  BenchOptions bench;
+  CLI::App* bench_command = app.add_subcommand(
+      "bench", "Time each backend on a set with generated inputs: ns per query and per item");
+  AddSetArgument(bench_command, &bench.set);
+  bench_command->add_option("--items", bench.items, "Items per query (default 2000)");
+  bench_command->add_option("--backends", bench.backends, "evaluated (reference), vm, jit")
+      ->delimiter(',');
+  bench_command->add_option("--seconds", bench.seconds, "Time per backend (default 0.5)");
+  bench_command->add_option("--seed", bench.seed, "Seed of the generated inputs");
+  bench_command->callback([&] { exit_code = RunBench(bench); });
+
   DemoOptions demo;
   CLI::App* demo_command = app.add_subcommand(
       "demo", "Rank a generated query with the bundled example feature set on every backend");

@@ -14,6 +14,12 @@ add_compile_options(
   -fno-math-errno
 )
 
+if(CALCJIT_SANITIZE)
+  add_compile_options(-fsanitize=${CALCJIT_SANITIZE} -fno-omit-frame-pointer
+                      -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${CALCJIT_SANITIZE})
+endif()
+
 # Warnings for the project's own code (generated protobuf code is exempt; see
 # proto/CMakeLists.txt).
 set(CALCJIT_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor

@@ -11,6 +11,8 @@ packages=(
   libprotobuf-dev protobuf-compiler nlohmann-json3-dev
   # command line
   libcli11-dev
+  # `calcjit graph --format svg`
+  graphviz
   # tests, property tests, benchmarks
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   # the ulp checker's high-precision reference

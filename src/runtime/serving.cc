@@ -359,12 +359,16 @@ const Schema& Session::schema() const {
 Status Session::Evaluate() {
   internal::SessionState& s = *state_;
   const std::shared_ptr<const internal::Version> version = s.serving_->Current();
-  if (version->id != s.schema_version_ && !internal::SameSchema(version->schema, s.schema_)) {
-    return UserError("the set was reloaded with a different schema (bindings are for version " +
-                     std::to_string(s.schema_version_) + ", serving version " +
-                     std::to_string(version->id) + "): call Session::Rebind and bind again");
+  if (version->id != s.schema_version_) {
+    if (!internal::SameSchema(version->schema, s.schema_)) {
+      version->errors.fetch_add(1, std::memory_order_relaxed);
+      return UserError("the set was reloaded with a different schema (bindings are for version " +
+                       std::to_string(s.schema_version_) + ", serving version " +
+                       std::to_string(version->id) + "): rebind the session and bind again");
+    }
+    s.schema_ = version->schema;  // the same shape, perhaps other defaults
+    s.schema_version_ = version->id;
   }
-  s.schema_version_ = version->id;
   std::shared_ptr<const Engine> engine = version->engine.load();
   if (engine != s.engine_) {
     // A new version or a new tier: a batch for its engine (the one allocation

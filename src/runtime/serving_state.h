@@ -16,6 +16,7 @@
 
 #include "calcjit/engine.h"
 #include "calcjit/serving.h"
+#include "runtime/atomic_shared.h"
 
 namespace calcjit::internal {
 
@@ -31,7 +32,7 @@ struct Version {
   const std::uint64_t id;
   const FeatureSet set;
   Schema schema;
-  mutable std::atomic<std::shared_ptr<const Engine>> engine;
+  mutable AtomicShared<const Engine> engine;
 
   double parse_ms = 0.0;
   double vm_compile_ms = 0.0;
@@ -107,7 +108,7 @@ class ServingState {
   void CompileJitInBackground(const std::shared_ptr<Version>& version);
 
   const ServingOptions options_;
-  std::atomic<std::shared_ptr<const Version>> current_;
+  AtomicShared<const Version> current_;
   std::mutex reload_mutex_;  // one reload at a time
   std::uint64_t next_version_ = 1;
 
@@ -119,7 +120,7 @@ class ServingState {
   };
   std::vector<Compilation> jit_threads_;  // finished ones are joined at the next reload
 
-  std::atomic<std::shared_ptr<const ShadowOptions>> shadow_;
+  AtomicShared<const ShadowOptions> shadow_;
   std::atomic<std::uint64_t> sampled_{0};
   mutable std::mutex worker_mutex_;
   std::unique_ptr<ShadowWorker> worker_;

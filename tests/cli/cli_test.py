@@ -237,6 +237,90 @@ class EvalTest(unittest.TestCase):
         self.assertIn('nested deeper than', result.stderr)
 
 
+class GraphTest(unittest.TestCase):
+    SET = ('input price; input q: query = 1; a = price * q; m = batch_mean(a);\n'
+           'b = a - m; unused = price + 1;\n')
+
+    def setUp(self):
+        self.dir = Workdir()
+
+    def test_dot_has_every_needed_node_coloured_by_kind(self):
+        path = self.dir.write('g.calc', self.SET)
+        result = run('graph', path, '--outputs', 'b')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        dot = result.stdout
+        self.assertTrue(dot.startswith('digraph features {'))
+        self.assertIn('"price" -> "a"', dot)
+        self.assertIn('"q" -> "a"', dot)
+        self.assertIn('"a" -> "m"', dot)
+        self.assertIn('"m" -> "b"', dot)
+        self.assertIn('"m" [fillcolor="#ffd8a8"]', dot)      # aggregate
+        self.assertIn('"b" [fillcolor="#b7e4c7"]', dot)      # output
+        self.assertIn('"a" [fillcolor="#cfe2ff"]', dot)      # calculated
+        self.assertNotIn('unused', dot)                      # not needed by b
+        # Without --outputs, the outputs are the definitions nothing uses.
+        everything = run('graph', path).stdout
+        self.assertIn('"unused" [fillcolor="#b7e4c7"]', everything)
+
+    def test_svg_through_graphviz(self):
+        path = self.dir.write('g.calc', self.SET)
+        out = self.dir.path('g.svg')
+        result = run('graph', path, '--format', 'svg', '-o', out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn('<svg', self.dir.read('g.svg'))
+
+    def test_unknown_output_is_an_error(self):
+        path = self.dir.write('g.calc', self.SET)
+        result = run('graph', path, '--outputs', 'nope')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("unknown output 'nope'", result.stderr)
+
+
+class ExplainTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = Workdir()
+
+    def test_every_intermediate_value_of_the_row_within_its_batch(self):
+        path = self.dir.write('e.calc', 'input x; m = batch_mean(x); d = x - m; s = d * 2;\n')
+        data = self.dir.write('in.csv', 'g,x\n1,1\n1,3\n2,10\n2,20\n2,60\n')
+        result = run('explain', path, 's', '--input', data, '--row', '4', '--group-by', 'g')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        out = result.stdout
+        self.assertIn('rows 3-5 (g = 2)', out)
+        self.assertRegex(out, r'x\s+20 \(0x41A00000\)')
+        self.assertRegex(out, r'm \(aggregate\)\s+30 \(0x41F00000\)')
+        self.assertRegex(out, r'd\s+-10 \(0xC1200000\)')
+        self.assertRegex(out, r's\s+-20 \(0xC1A00000\)')
+        # Without --group-by the whole file is one batch.
+        whole = run('explain', path, 'm', '--input', data, '--row', '4').stdout
+        self.assertRegex(whole, r'm \(aggregate\)\s+18.7999992')
+
+    def test_row_out_of_range_and_unknown_feature(self):
+        path = self.dir.write('e.calc', 'input x; s = x * 2;\n')
+        data = self.dir.write('in.csv', 'x\n1\n')
+        result = run('explain', path, 's', '--input', data, '--row', '2')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('not a data row', result.stderr)
+        result = run('explain', path, 'nope', '--input', data, '--row', '1')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("unknown feature 'nope'", result.stderr)
+
+
+class BenchTest(unittest.TestCase):
+    def test_every_backend_timed_with_the_same_bits(self):
+        d = Workdir()
+        path = d.write('b.calc', 'input x; input e: item[4]; input u: query[4];\n'
+                                 's = log1p(abs(x)) * dot(e, u) + rank(x);\n')
+        result = run('bench', path, '--items', '300', '--seconds', '0.05')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        lines = result.stdout.splitlines()
+        for backend in ('evaluated', 'vm', 'jit'):
+            row = [l for l in lines if l.startswith(backend + ' ')]
+            self.assertEqual(len(row), 1, result.stdout)
+            self.assertTrue(row[0].rstrip().endswith('yes'), row[0])
+        self.assertRegex(result.stdout, r'evaluated .* 1\.0x')
+
+
 class DemoTest(unittest.TestCase):
     def test_demo_runs(self):
         result = run('demo', '--items', '300', '--repetitions', '2')

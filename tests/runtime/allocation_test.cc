@@ -594,5 +594,46 @@ TEST(ReferenceEvaluation, AllocatesByDesign) {
   EXPECT_GT(counts.frees, 100);
 }
 
+// ---------------------------------------------------------------------------
+// A serving session: after its first evaluation on a version (which makes the
+// batch for that version's engine), evaluating allocates nothing, before and
+// after the JIT takes over, and again after a reload.
+
+TEST(ServingEvaluation, AllocatesNothingOnceWarm) {
+  const std::string text =
+      "input x; input w: query = 2; f = log1p(abs(x)) * w + batch_mean(x); g = rank(f);";
+  Result<ServingEngine> engine =
+      ServingEngine::Create(*FeatureSet::Parse(text, Format::kText));
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  std::vector<float> x(500);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 17) - 4.0f;
+  std::vector<float> g(x.size());
+  Session session(*engine);
+  session.SetItemCount(x.size());
+  ASSERT_TRUE(session.BindInput("x", x).ok());
+  ASSERT_TRUE(session.BindOutput("g", g).ok());
+  Status status;
+  auto evaluate = [&] { status = session.Evaluate(); };
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE(round == 0 ? "first version" : "after a reload");
+    ASSERT_TRUE(session.Evaluate().ok());  // warm-up on this version's first engine
+    AllocationCounter::Counts counts = CountDuring(evaluate);
+    ASSERT_TRUE(status.ok()) << status.ToString();
+    if (engine->Stats().backend == Backend::kVm) {
+      EXPECT_EQ(counts.allocations, 0) << "on the VM";
+    }
+    engine->WaitForJit();
+    ASSERT_EQ(engine->Stats().backend, Backend::kJit) << engine->Stats().backend_note;
+    ASSERT_TRUE(session.Evaluate().ok());  // warm-up on the JIT's engine
+    counts = CountDuring(evaluate);
+    ASSERT_TRUE(status.ok()) << status.ToString();
+    EXPECT_EQ(counts.allocations, 0) << "on the JIT";
+    EXPECT_EQ(counts.frees, 0);
+    ASSERT_TRUE(engine->Reload(*FeatureSet::Parse(text + " h = f + 1;", Format::kText)).ok());
+    session.Rebind();
+    ASSERT_TRUE(session.BindOutput("g", g).ok());
+  }
+}
+
 }  // namespace
 }  // namespace calcjit::allocation_test

@@ -1,0 +1,133 @@
+// calcjit explain SET FEATURE --input items.csv --row K [--group-by COLUMN]:
+// for the K-th data row (1-based), the value of every input and intermediate
+// feature that FEATURE depends on, computed within that row's batch (query):
+// how a data scientist finds out why an item scored what it did.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/common.h"
+#include "cli/csv.h"
+#include "cli/csv_evaluation.h"
+#include "cli/dependencies.h"
+#include "runtime/internal.h"
+
+namespace calcjit::cli {
+
+namespace {
+
+// "0.25 (0x3E800000)": the value as eval prints it, and its bits.
+std::string Describe(float value) {
+  char text[64];
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  if (std::isnan(value)) {
+    std::snprintf(text, sizeof text, "nan (0x%08X)", bits);
+  } else if (std::isinf(value)) {
+    std::snprintf(text, sizeof text, "%s (0x%08X)", value > 0 ? "inf" : "-inf", bits);
+  } else {
+    std::snprintf(text, sizeof text, "%.9g (0x%08X)", static_cast<double>(value), bits);
+  }
+  return text;
+}
+
+std::string Pad(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
+}
+
+}  // namespace
+
+int RunExplain(const ExplainOptions& options) {
+  auto fail = [&](const Status& status) {
+    ReportError(status);
+    return 1;
+  };
+  const Result<FeatureSet> set = LoadSet(options.set);
+  if (!set.ok()) return fail(set.status());
+  const ir::CheckedSet& checked = *set->loaded().set;
+  const std::optional<std::size_t> target = set->schema().FindOutput(options.feature);
+  if (!target) {
+    return fail(UserError("unknown feature '" + options.feature + "': the set does not define it"));
+  }
+  const FeatureGraph graph = Analyze(checked, {static_cast<std::uint32_t>(*target)});
+  // Every feature FEATURE depends on, in evaluation order, FEATURE last.
+  EvalOptions eval;
+  eval.set = options.set;
+  eval.input = options.input;
+  eval.group_by = options.group_by;
+  eval.backend = options.backend;
+  for (std::uint32_t f : checked.topo_order) {
+    if (graph.feature_needed[f]) eval.outputs.push_back(set->schema().outputs[f]);
+  }
+  const std::optional<Backend> backend = BackendFromName(options.backend);
+  if (!backend) return fail(UserError("unknown backend '" + options.backend + "'"));
+  EngineOptions engine_options;
+  engine_options.backend = *backend;
+  engine_options.outputs = eval.outputs;
+  const Result<Engine> engine = Engine::Compile(*set, engine_options);
+  if (!engine.ok()) return fail(engine.status());
+
+  std::ifstream file(options.input, std::ios::binary);
+  if (!file) return fail(RuntimeError("cannot open '" + options.input + "'"));
+  std::ostringstream contents;
+  contents << file.rdbuf();
+  const Result<CsvTable> table = ParseCsv(contents.str());
+  if (!table.ok()) return fail(table.status());
+  if (options.row < 1 || options.row > table->row_count()) {
+    return fail(UserError("--row " + std::to_string(options.row) + " is not a data row of '" +
+                          options.input + "' (it has " + std::to_string(table->row_count()) +
+                          " rows, numbered from 1)"));
+  }
+  const std::size_t row = options.row - 1;
+
+  CsvEvaluation evaluation(*engine, *table);
+  if (Status bound = evaluation.Bind(eval); !bound.ok()) return fail(bound);
+  if (Status ran = evaluation.Run(); !ran.ok()) return fail(ran);
+
+  const auto [first, last] = evaluation.BatchOf(row);
+  std::cout << options.feature << " for row " << options.row << " (line " << table->LineOf(row)
+            << ") of " << options.input << ", computed within its batch: rows " << first + 1 << "-"
+            << last;
+  if (!options.group_by.empty()) {
+    const std::size_t column =
+        std::find(table->header().begin(), table->header().end(), options.group_by) -
+        table->header().begin();
+    std::cout << " (" << options.group_by << " = " << table->Field(row, column) << ")";
+  }
+  std::cout << ", backend " << BackendName(engine->backend()) << "\n\ninputs:\n";
+  const Schema& schema = engine->schema();
+  for (std::size_t slot = 0; slot < schema.inputs.size(); ++slot) {
+    const InputInfo& input = schema.inputs[slot];
+    const std::vector<std::size_t>& columns = evaluation.input_columns()[slot].columns;
+    // A query input takes its value from the first row of the batch.
+    const std::size_t from = input.scope == Scope::kQuery ? first : row;
+    std::string scope = input.scope == Scope::kQuery ? " (query)" : "";
+    if (columns.empty()) {
+      std::cout << "  " << Pad(input.name + scope, 40) << Describe(*input.default_value)
+                << " (default)\n";
+      continue;
+    }
+    for (std::size_t k = 0; k < columns.size(); ++k) {
+      float value = 0.0f;
+      if (Status read = ReadCell(*table, from, columns[k], &value); !read.ok()) return fail(read);
+      const std::string name =
+          input.dimension > 0 ? input.name + "[" + std::to_string(k) + "]" : input.name;
+      std::cout << "  " << Pad(name + scope, 40) << Describe(value) << "\n";
+    }
+  }
+  std::cout << "\nfeatures, in evaluation order:\n";
+  for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
+    const std::uint32_t f =
+        static_cast<std::uint32_t>(*set->schema().FindOutput(schema.outputs[k]));
+    const std::string kind = graph.aggregate[f] ? " (aggregate)" : "";
+    std::cout << "  " << Pad(schema.outputs[k] + kind, 40) << Describe(evaluation.Results(k)[row])
+              << "\n";
+  }
+  return 0;
+}
+
+}  // namespace calcjit::cli

@@ -1,0 +1,257 @@
+/* calcjit: the stable C API (C11 and C++).
+ *
+ * Wraps the C++ serving API (calcjit/serving.h): a calcjit_engine is a
+ * ServingEngine (versions swapped by reload, tiering from the VM to the JIT,
+ * shadow evaluations), a calcjit_session is one thread's Session, which here
+ * also evaluates several queries in one call. docs/C_API.md is the guide.
+ *
+ * Conventions:
+ * - Every fallible function returns a calcjit_status. On failure,
+ *   calcjit_last_error() and calcjit_last_error_location() describe it (per
+ *   thread); every successful call clears them.
+ * - Functions that return a count, a version or a string return 0 or NULL
+ *   for a NULL handle or an index out of range, and then set the last error.
+ * - `out` parameters are written only on success, except that a handle
+ *   `out` (calcjit_xxx** out) is set to NULL on failure.
+ * - NULL handles and pointers are errors (CALCJIT_ERROR_USER), never crashes;
+ *   the *_free functions accept NULL.
+ * - No C++ exception ever leaves a calcjit function.
+ */
+#ifndef CALCJIT_CALCJIT_H_
+#define CALCJIT_CALCJIT_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define CALCJIT_API __attribute__((visibility("default")))
+#else
+#define CALCJIT_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of this header; calcjit_version_string() is the library's. */
+#define CALCJIT_VERSION_MAJOR 0
+#define CALCJIT_VERSION_MINOR 1
+#define CALCJIT_VERSION_PATCH 0
+#define CALCJIT_VERSION_STRING "0.1.0"
+
+/* Opaque handles. */
+typedef struct calcjit_set calcjit_set;         /* a parsed, checked feature set; immutable */
+typedef struct calcjit_engine calcjit_engine;   /* a served set, reloadable; shared by threads */
+typedef struct calcjit_session calcjit_session; /* one thread's bindings and results */
+typedef struct calcjit_schema calcjit_schema;   /* a copy of a schema; immutable */
+
+/* Who has to act on an error. */
+typedef enum calcjit_status {
+  CALCJIT_OK = 0,
+  CALCJIT_ERROR_USER = 1,    /* the set, the data or the call is wrong */
+  CALCJIT_ERROR_RUNTIME = 2, /* the environment failed: I/O, memory, a concurrent reload */
+  CALCJIT_ERROR_INTERNAL = 3 /* a bug in calcjit */
+} calcjit_status;
+
+typedef enum calcjit_format {
+  CALCJIT_FORMAT_TEXT = 0, /* .calc */
+  CALCJIT_FORMAT_JSON = 1, /* the proto3 JSON mapping */
+  CALCJIT_FORMAT_PROTO = 2 /* binary protobuf */
+} calcjit_format;
+
+typedef enum calcjit_backend {
+  CALCJIT_BACKEND_REFERENCE = 0,
+  CALCJIT_BACKEND_VM = 1,
+  CALCJIT_BACKEND_JIT = 2,
+  CALCJIT_BACKEND_AUTO = 3 /* the VM at once, the JIT when its background compilation is done */
+} calcjit_backend;
+
+typedef enum calcjit_scope {
+  CALCJIT_SCOPE_ITEM = 0, /* a value (or vector) per item */
+  CALCJIT_SCOPE_QUERY = 1 /* a value (or vector) per query */
+} calcjit_scope;
+
+/* ------------------------------------------------------------------------ */
+/* Errors and version */
+
+/* The first diagnostic's message of the last failed call on this thread; ""
+ * when the last call succeeded. Valid until the next calcjit call on this
+ * thread. */
+CALCJIT_API const char* calcjit_last_error(void);
+/* Where that error is: "line:column" in text, a field path for JSON and
+ * protobuf ("features[3].expression"), "byte 17", or an input or output name
+ * at evaluation; "" when none. */
+CALCJIT_API const char* calcjit_last_error_location(void);
+/* Every diagnostic of the last failed call, one per line, each as
+ * "location: message" (a set check reports every problem it finds). */
+CALCJIT_API const char* calcjit_last_error_details(void);
+
+/* The library's version, e.g. "0.1.0" (static storage). */
+CALCJIT_API const char* calcjit_version_string(void);
+/* "reference", "vm", "jit", "auto"; NULL for a value out of range (static storage). */
+CALCJIT_API const char* calcjit_backend_name(calcjit_backend backend);
+
+/* ------------------------------------------------------------------------ */
+/* Feature sets */
+
+/* Parses and checks a set from `size` bytes (not NUL-terminated). */
+CALCJIT_API calcjit_status calcjit_set_parse(const void* data, size_t size, calcjit_format format,
+                                             calcjit_set** out);
+/* Reads a file; the format comes from the extension (.calc, .json, .pb, .binpb). */
+CALCJIT_API calcjit_status calcjit_set_read_file(const char* path, calcjit_set** out);
+CALCJIT_API void calcjit_set_free(calcjit_set* set);
+/* The set's schema: declared inputs in order, then implicit ones; every definition. */
+CALCJIT_API calcjit_status calcjit_set_schema(const calcjit_set* set, calcjit_schema** out);
+
+/* ------------------------------------------------------------------------ */
+/* Schemas */
+
+typedef struct calcjit_input_info {
+  const char* name; /* valid while the schema lives */
+  calcjit_scope scope;
+  uint32_t dimension; /* 0: a scalar; d > 0: a vector of d floats */
+  int has_default;
+  float default_value; /* 0 when has_default is 0 */
+  int declared;        /* 0 for an implicit input (used, never declared: typos show up here) */
+} calcjit_input_info;
+
+CALCJIT_API size_t calcjit_schema_input_count(const calcjit_schema* schema);
+CALCJIT_API calcjit_status calcjit_schema_input(const calcjit_schema* schema, size_t index,
+                                                calcjit_input_info* out);
+CALCJIT_API size_t calcjit_schema_output_count(const calcjit_schema* schema);
+/* NULL if out of range; valid while the schema lives. */
+CALCJIT_API const char* calcjit_schema_output_name(const calcjit_schema* schema, size_t index);
+CALCJIT_API void calcjit_schema_free(calcjit_schema* schema);
+
+/* ------------------------------------------------------------------------ */
+/* Engines */
+
+typedef struct calcjit_options {
+  calcjit_backend backend;    /* AUTO tiers VM -> JIT; a named backend is pinned */
+  const char* const* outputs; /* the outputs to compute, in order; NULL/0: every definition */
+  size_t output_count;
+  const char* isa; /* NULL or "auto", "x86-64", "avx2", "avx512" */
+} calcjit_options;
+
+/* Backend AUTO, every output, the best instruction set of the CPU. */
+CALCJIT_API void calcjit_options_init(calcjit_options* options);
+
+/* Compiles `set` as version 1. The engine keeps what it needs of `set`: the
+ * set may be freed at once. `options` NULL: the defaults. */
+CALCJIT_API calcjit_status calcjit_engine_create(const calcjit_set* set,
+                                                 const calcjit_options* options,
+                                                 calcjit_engine** out);
+/* Compiles a new version and swaps it in; evaluations already running finish
+ * on their version. On error the current version keeps serving. `version`
+ * (may be NULL) receives the new version. */
+CALCJIT_API calcjit_status calcjit_engine_reload(calcjit_engine* engine, const calcjit_set* set,
+                                                 uint64_t* version);
+CALCJIT_API calcjit_status calcjit_engine_reload_bytes(calcjit_engine* engine, const void* data,
+                                                       size_t size, calcjit_format format,
+                                                       uint64_t* version);
+/* Sessions may outlive their engine (they keep the served versions alive). */
+CALCJIT_API void calcjit_engine_free(calcjit_engine* engine);
+/* The version serving now; 0 for a NULL engine. */
+CALCJIT_API uint64_t calcjit_engine_version(const calcjit_engine* engine);
+/* The current version's schema (only the inputs the requested outputs need). */
+CALCJIT_API calcjit_status calcjit_engine_schema(const calcjit_engine* engine,
+                                                 calcjit_schema** out);
+/* Waits until the current version's background JIT compilation, if any, is done. */
+CALCJIT_API calcjit_status calcjit_engine_wait_for_jit(const calcjit_engine* engine);
+
+/* Counters of the current version since it was loaded. */
+typedef struct calcjit_stats {
+  uint64_t version;
+  calcjit_backend backend; /* what serves it now (never AUTO) */
+  int jit_pending;         /* its JIT compilation is still running */
+  double parse_ms, vm_compile_ms, jit_compile_ms;
+  uint64_t evaluations; /* one per query */
+  uint64_t items;
+  uint64_t errors; /* evaluations the engine refused (see docs/C_API.md) */
+  uint64_t shadow_evaluations, shadow_dropped, mismatches;
+} calcjit_stats;
+
+CALCJIT_API calcjit_status calcjit_engine_stats(const calcjit_engine* engine, calcjit_stats* out);
+/* Why the JIT does not serve the current version, or "". A thread-local copy,
+ * valid until the next calcjit_engine_backend_note call on this thread. NULL
+ * for a NULL engine. */
+CALCJIT_API const char* calcjit_engine_backend_note(const calcjit_engine* engine);
+
+/* Shadow evaluations: a `fraction` (0 to 1) of the evaluations (queries) is
+ * also computed by `backend` (REFERENCE: the oracle) from the served set, or
+ * from `candidate` when not NULL (it may be freed afterwards), on a thread of
+ * the engine's, and compared bit for bit. 0 switches them off. */
+CALCJIT_API calcjit_status calcjit_engine_set_shadow(calcjit_engine* engine, double fraction,
+                                                     calcjit_backend backend,
+                                                     const calcjit_set* candidate);
+/* Waits until every shadow evaluation sampled so far has been compared. */
+CALCJIT_API calcjit_status calcjit_engine_drain_shadow(const calcjit_engine* engine);
+/* How many mismatches are recorded (the first 32; stats.mismatches counts all). */
+CALCJIT_API size_t calcjit_engine_mismatch_count(const calcjit_engine* engine);
+
+typedef struct calcjit_mismatch {
+  uint64_t version;
+  const char* output; /* valid until the next calcjit_engine_mismatch call on this thread */
+  size_t item;        /* the item's index within its query */
+  uint32_t served_bits, shadow_bits;
+} calcjit_mismatch;
+
+CALCJIT_API calcjit_status calcjit_engine_mismatch(const calcjit_engine* engine, size_t index,
+                                                   calcjit_mismatch* out);
+
+/* ------------------------------------------------------------------------ */
+/* Sessions: one thread at a time each */
+
+/* A session for the engine's current version's schema. */
+CALCJIT_API calcjit_status calcjit_session_create(const calcjit_engine* engine,
+                                                  calcjit_session** out);
+CALCJIT_API void calcjit_session_free(calcjit_session* session);
+/* The schema the session's bindings are for. */
+CALCJIT_API calcjit_status calcjit_session_schema(const calcjit_session* session,
+                                                  calcjit_schema** out);
+
+/* Binds the caller's memory (never copied; it must stay valid while the
+ * session evaluates with it). Lengths are checked by evaluate: see below.
+ * `data` may be NULL only when `count` is 0. Binding a name again replaces it.
+ * An output that is not bound goes to a buffer the session owns. */
+CALCJIT_API calcjit_status calcjit_session_bind_input(calcjit_session* session, const char* name,
+                                                      const float* data, size_t count);
+CALCJIT_API calcjit_status calcjit_session_bind_output(calcjit_session* session, const char* name,
+                                                       float* data, size_t count);
+/* Accepts the current version's schema after a reload changed it; keeps the
+ * bindings whose names it still has. */
+CALCJIT_API calcjit_status calcjit_session_rebind(calcjit_session* session);
+
+/* One query of `item_count` items. Bound lengths: item scalar n floats, item
+ * vector n*d (row-major), query scalar 1, query vector d; an output n. Every
+ * length is checked first: on error nothing is written. `version` (may be
+ * NULL) receives the version that computed the results. */
+CALCJIT_API calcjit_status calcjit_session_evaluate(calcjit_session* session, size_t item_count,
+                                                    uint64_t* version);
+/* `query_count` queries in one call, each evaluated on its own (aggregates
+ * such as rank see one query's items). With N = the sum of item_counts:
+ * item inputs and outputs hold the queries' items concatenated (N floats, or
+ * N*d row-major), a query scalar one float per query, a query vector d floats
+ * per query. Every length is checked before the first query runs. Should a
+ * query still fail (e.g. the set was reloaded with another schema during the
+ * call), the error names it and the outputs of the queries before it have
+ * been written. If a reload changed the version between two queries, the
+ * call fails with CALCJIT_ERROR_RUNTIME ("evaluate again"): the results
+ * would come from two versions. query_count 0 does nothing and reports
+ * version 0. */
+CALCJIT_API calcjit_status calcjit_session_evaluate_many(calcjit_session* session,
+                                                         size_t query_count,
+                                                         const size_t* item_counts,
+                                                         uint64_t* version);
+/* An output of the last successful evaluate(_many): the caller's buffer when
+ * bound, else the session's own (valid until the next evaluate, rebind or
+ * free). `count` is the total item count. An error after a failed
+ * evaluation, a rebind, or before any evaluation. */
+CALCJIT_API calcjit_status calcjit_session_output(const calcjit_session* session, const char* name,
+                                                  const float** data, size_t* count);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CALCJIT_CALCJIT_H_ */

@@ -1,0 +1,553 @@
+/* The C API from C11: parsing, schemas, engines, sessions, one and several
+ * queries per call, errors, reloads, statistics and shadow evaluations.
+ * Exits 0 when every check passes, else 1 at the first failure with a message.
+ * Built with -ffp-contract=off: the expected values below are computed in C
+ * float arithmetic, without FMA, and compared bit for bit. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calcjit/calcjit.h"
+
+static void Fail(int line, const char* what) {
+  fprintf(stderr, "capi_test.c:%d: check failed: %s\n  last error: \"%s\" (location \"%s\")\n",
+          line, what, calcjit_last_error(), calcjit_last_error_location());
+  exit(1);
+}
+
+#define CHECK(cond)                     \
+  do {                                  \
+    if (!(cond)) Fail(__LINE__, #cond); \
+  } while (0)
+#define CHECK_OK(call) CHECK((call) == CALCJIT_OK)
+/* A call that must fail with `code`, leaving a non-empty message. */
+#define CHECK_FAILS(call, code)                                                 \
+  do {                                                                          \
+    if ((call) != (code)) Fail(__LINE__, #call " != " #code);                   \
+    if (calcjit_last_error()[0] == '\0') Fail(__LINE__, "empty error message"); \
+  } while (0)
+#define CHECK_ERROR_HAS(text) CHECK(strstr(calcjit_last_error(), (text)) != NULL)
+
+static const char kSet[] =
+    "input price;\n"
+    "input rating;\n"
+    "input w: query = 2;\n"
+    "input e: item[3];\n"
+    "input u: query[3];\n"
+    "score = rating * w / (price + 1) + dot(e, u);\n"
+    "rk = rank(price);\n";
+
+enum { kDim = 3, kMaxItems = 64 };
+
+static uint32_t Bits(float x) {
+  uint32_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
+/* score of one item, in C float arithmetic. e and u hold small dyadic values:
+ * every product and partial sum of the dot product is exact, so its result
+ * does not depend on the order of the additions. */
+static float ExpectedScore(float price, float rating, float w, const float* e, const float* u) {
+  const float base = rating * w / (price + 1.0f);
+  const float dot = e[0] * u[0] + e[1] * u[1] + e[2] * u[2];
+  return base + dot;
+}
+
+/* rank: 1 + the number of items of the query with a greater value. */
+static float ExpectedRank(const float* price, size_t n, size_t i) {
+  size_t greater = 0;
+  for (size_t j = 0; j < n; ++j) greater += price[j] > price[i] ? 1u : 0u;
+  return (float)(1 + greater);
+}
+
+static void FillItems(float* price, float* rating, float* e, size_t n, size_t seed) {
+  for (size_t i = 0; i < n; ++i) {
+    price[i] = (float)((i * 7 + seed) % 13) * 1.5f + 0.25f;
+    rating[i] = (float)((i * 3 + seed) % 5) + 0.5f;
+    for (size_t j = 0; j < kDim; ++j) e[i * kDim + j] = (float)((i + j + seed) % 5) - 2.0f;
+  }
+}
+
+static void PrintSchema(const char* title, const calcjit_schema* schema) {
+  printf("%s:\n", title);
+  const size_t inputs = calcjit_schema_input_count(schema);
+  for (size_t k = 0; k < inputs; ++k) {
+    calcjit_input_info info;
+    CHECK_OK(calcjit_schema_input(schema, k, &info));
+    printf("  input %s: %s", info.name, info.scope == CALCJIT_SCOPE_ITEM ? "item" : "query");
+    if (info.dimension > 0) printf("[%u]", (unsigned)info.dimension);
+    if (info.has_default) printf(" = %g", (double)info.default_value);
+    printf("%s\n", info.declared ? "" : " (implicit)");
+  }
+  const size_t outputs = calcjit_schema_output_count(schema);
+  for (size_t k = 0; k < outputs; ++k)
+    printf("  output %s\n", calcjit_schema_output_name(schema, k));
+}
+
+static calcjit_set* Parse(const char* text) {
+  calcjit_set* set = NULL;
+  CHECK_OK(calcjit_set_parse(text, strlen(text), CALCJIT_FORMAT_TEXT, &set));
+  CHECK(set != NULL);
+  return set;
+}
+
+static void TestSchema(const calcjit_set* set) {
+  calcjit_schema* schema = NULL;
+  CHECK_OK(calcjit_set_schema(set, &schema));
+  PrintSchema("set schema", schema);
+  CHECK(calcjit_schema_input_count(schema) == 5);
+  CHECK(calcjit_schema_output_count(schema) == 2);
+  CHECK(strcmp(calcjit_schema_output_name(schema, 0), "score") == 0);
+  CHECK(strcmp(calcjit_schema_output_name(schema, 1), "rk") == 0);
+  CHECK(calcjit_schema_output_name(schema, 2) == NULL);
+  CHECK_ERROR_HAS("out of range");
+  calcjit_input_info info;
+  CHECK_OK(calcjit_schema_input(schema, 0, &info));
+  CHECK(strcmp(info.name, "price") == 0 && info.scope == CALCJIT_SCOPE_ITEM &&
+        info.dimension == 0 && !info.has_default && info.declared);
+  CHECK_OK(calcjit_schema_input(schema, 2, &info));
+  CHECK(strcmp(info.name, "w") == 0 && info.scope == CALCJIT_SCOPE_QUERY && info.has_default &&
+        info.default_value == 2.0f);
+  CHECK_OK(calcjit_schema_input(schema, 3, &info));
+  CHECK(strcmp(info.name, "e") == 0 && info.scope == CALCJIT_SCOPE_ITEM && info.dimension == 3);
+  CHECK_OK(calcjit_schema_input(schema, 4, &info));
+  CHECK(strcmp(info.name, "u") == 0 && info.scope == CALCJIT_SCOPE_QUERY && info.dimension == 3);
+  CHECK_FAILS(calcjit_schema_input(schema, 5, &info), CALCJIT_ERROR_USER);
+  calcjit_schema_free(schema);
+}
+
+static void TestNullArguments(void) {
+  calcjit_set* set = (calcjit_set*)&set; /* must be reset to NULL */
+  CHECK_FAILS(calcjit_set_parse(NULL, 5, CALCJIT_FORMAT_TEXT, &set), CALCJIT_ERROR_USER);
+  CHECK(set == NULL);
+  CHECK_ERROR_HAS("NULL");
+  calcjit_engine* engine = NULL;
+  CHECK_FAILS(calcjit_engine_create(NULL, NULL, &engine), CALCJIT_ERROR_USER);
+  CHECK(engine == NULL);
+  CHECK(strcmp(calcjit_last_error(), "set is NULL") == 0);
+  CHECK_FAILS(calcjit_engine_create(NULL, NULL, NULL), CALCJIT_ERROR_USER);
+  CHECK_FAILS(calcjit_session_evaluate(NULL, 3, NULL), CALCJIT_ERROR_USER);
+  CHECK_FAILS(calcjit_session_bind_input(NULL, "x", NULL, 0), CALCJIT_ERROR_USER);
+  CHECK_FAILS(calcjit_engine_stats(NULL, NULL), CALCJIT_ERROR_USER);
+  CHECK_FAILS(calcjit_set_read_file(NULL, &set), CALCJIT_ERROR_USER);
+  CHECK(calcjit_schema_input_count(NULL) == 0);
+  CHECK_ERROR_HAS("schema is NULL");
+  CHECK(calcjit_engine_version(NULL) == 0);
+  CHECK(calcjit_engine_backend_note(NULL) == NULL);
+  CHECK(calcjit_engine_mismatch_count(NULL) == 0);
+  calcjit_set_free(NULL);
+  calcjit_schema_free(NULL);
+  calcjit_engine_free(NULL);
+  calcjit_session_free(NULL);
+  calcjit_options_init(NULL);
+  CHECK(calcjit_set_read_file("/nonexistent/set.calc", &set) != CALCJIT_OK);
+  printf("missing file: %s\n", calcjit_last_error());
+  CHECK(set == NULL);
+}
+
+static void TestParseErrors(void) {
+  static const char broken[] = "input x; f = x * ;";
+  calcjit_set* set = NULL;
+  CHECK_FAILS(calcjit_set_parse(broken, strlen(broken), CALCJIT_FORMAT_TEXT, &set),
+              CALCJIT_ERROR_USER);
+  CHECK(set == NULL);
+  printf("parse error: %s: %s\n", calcjit_last_error_location(), calcjit_last_error());
+  CHECK(strncmp(calcjit_last_error_location(), "1:", 2) == 0);
+  CHECK(strstr(calcjit_last_error_details(), calcjit_last_error_location()) != NULL);
+  CHECK_FAILS(calcjit_set_parse(broken, strlen(broken), (calcjit_format)7, &set),
+              CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("format");
+  /* A successful call clears the error. */
+  CHECK(calcjit_version_string() != NULL);
+  calcjit_set* ok = Parse("input x; f = x + 1;");
+  CHECK(calcjit_last_error()[0] == '\0' && calcjit_last_error_location()[0] == '\0');
+  calcjit_set_free(ok);
+}
+
+static void TestOptions(const calcjit_set* set) {
+  calcjit_options options;
+  calcjit_options_init(&options);
+  CHECK(options.backend == CALCJIT_BACKEND_AUTO && options.outputs == NULL &&
+        options.output_count == 0 && options.isa == NULL);
+  const char* const outputs[] = {"rk"};
+  options.outputs = outputs;
+  options.output_count = 1;
+  options.backend = CALCJIT_BACKEND_VM;
+  options.isa = "x86-64";
+  calcjit_engine* engine = NULL;
+  CHECK_OK(calcjit_engine_create(set, &options, &engine));
+  calcjit_schema* schema = NULL;
+  CHECK_OK(calcjit_engine_schema(engine, &schema));
+  CHECK(calcjit_schema_input_count(schema) == 1 && calcjit_schema_output_count(schema) == 1);
+  calcjit_schema_free(schema);
+  calcjit_engine_free(engine);
+
+  options.isa = "pentium";
+  CHECK_FAILS(calcjit_engine_create(set, &options, &engine), CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("pentium");
+  CHECK(engine == NULL);
+  options.isa = NULL;
+  options.backend = (calcjit_backend)42;
+  CHECK_FAILS(calcjit_engine_create(set, &options, &engine), CALCJIT_ERROR_USER);
+  options.backend = CALCJIT_BACKEND_AUTO;
+  const char* const unknown[] = {"nope"};
+  options.outputs = unknown;
+  CHECK_FAILS(calcjit_engine_create(set, &options, &engine), CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("nope");
+}
+
+/* ---- Several queries while another thread reloads: every successful call
+ * has all its queries computed by the version it reports; a call that
+ * straddles a reload fails with CALCJIT_ERROR_RUNTIME. Versions alternate
+ * between `y = x * 2` (odd) and `y = x * 3` (even). */
+enum { kReloadQueries = 64, kReloadItems = 16 };
+
+typedef struct {
+  calcjit_engine* engine;
+  atomic_int stop;
+  atomic_int calls;
+  int straddled;
+  atomic_int failed_line; /* 0: no failure */
+  char failure[512];
+} ReloadRace;
+
+#define RACE_CHECK(race, cond)                                                          \
+  do {                                                                                  \
+    if (!(cond)) {                                                                      \
+      snprintf((race)->failure, sizeof(race)->failure, "%s (last error \"%s\")", #cond, \
+               calcjit_last_error());                                                   \
+      atomic_store(&(race)->failed_line, __LINE__);                                     \
+      goto done;                                                                        \
+    }                                                                                   \
+  } while (0)
+
+static void* EvaluateWhileReloading(void* arg) {
+  ReloadRace* race = (ReloadRace*)arg;
+  enum { kTotal = kReloadQueries * kReloadItems };
+  static float x[kTotal], y[kTotal];
+  size_t items[kReloadQueries];
+  for (size_t q = 0; q < kReloadQueries; ++q) items[q] = kReloadItems;
+  for (size_t i = 0; i < kTotal; ++i) x[i] = (float)i * 0.5f;
+  calcjit_session* session = NULL;
+  RACE_CHECK(race, calcjit_session_create(race->engine, &session) == CALCJIT_OK);
+  RACE_CHECK(race, calcjit_session_bind_input(session, "x", x, kTotal) == CALCJIT_OK);
+  RACE_CHECK(race, calcjit_session_bind_output(session, "y", y, kTotal) == CALCJIT_OK);
+  while (!atomic_load(&race->stop)) {
+    uint64_t version = 0;
+    const calcjit_status status =
+        calcjit_session_evaluate_many(session, kReloadQueries, items, &version);
+    atomic_fetch_add(&race->calls, 1);
+    if (status == CALCJIT_ERROR_RUNTIME) {
+      RACE_CHECK(race, strstr(calcjit_last_error(), "reloaded during the call") != NULL);
+      ++race->straddled;
+      continue;
+    }
+    RACE_CHECK(race, status == CALCJIT_OK);
+    const float factor = version % 2 == 1 ? 2.0f : 3.0f;
+    for (size_t i = 0; i < kTotal; ++i) RACE_CHECK(race, y[i] == x[i] * factor);
+  }
+done:
+  calcjit_session_free(session);
+  return NULL;
+}
+
+static void TestReloadDuringEvaluateMany(void) {
+  static const char kTimes2[] = "input x; y = x * 2;";
+  static const char kTimes3[] = "input x; y = x * 3;";
+  calcjit_set* set = Parse(kTimes2);
+  calcjit_options options;
+  calcjit_options_init(&options);
+  options.backend = CALCJIT_BACKEND_VM;
+  ReloadRace race;
+  memset(&race, 0, sizeof race);
+  atomic_init(&race.stop, 0);
+  atomic_init(&race.calls, 0);
+  atomic_init(&race.failed_line, 0);
+  CHECK_OK(calcjit_engine_create(set, &options, &race.engine));
+  calcjit_set_free(set);
+  pthread_t thread;
+  CHECK(pthread_create(&thread, NULL, EvaluateWhileReloading, &race) == 0);
+  /* Reload until the thread has made 300 calls (or failed). */
+  int reloads = 0;
+  for (; atomic_load(&race.calls) < 300 && atomic_load(&race.failed_line) == 0; ++reloads) {
+    CHECK(reloads < 1000000);
+    const char* text = reloads % 2 == 0 ? kTimes3 : kTimes2;
+    uint64_t version = 0;
+    CHECK_OK(calcjit_engine_reload_bytes(race.engine, text, strlen(text), CALCJIT_FORMAT_TEXT,
+                                         &version));
+    CHECK(version == (uint64_t)reloads + 2);
+  }
+  atomic_store(&race.stop, 1);
+  CHECK(pthread_join(thread, NULL) == 0);
+  printf("reload race: %d reloads, %d calls of %d queries, %d straddled a reload\n", reloads,
+         atomic_load(&race.calls), kReloadQueries, race.straddled);
+  if (atomic_load(&race.failed_line) != 0) {
+    fprintf(stderr, "capi_test.c:%d: check failed in the evaluating thread: %s\n",
+            atomic_load(&race.failed_line), race.failure);
+    exit(1);
+  }
+  calcjit_engine_free(race.engine);
+}
+
+int main(void) {
+  printf("calcjit %s\n", calcjit_version_string());
+  CHECK(strcmp(calcjit_version_string(), CALCJIT_VERSION_STRING) == 0);
+  CHECK(strcmp(calcjit_backend_name(CALCJIT_BACKEND_JIT), "jit") == 0);
+  TestNullArguments();
+  TestParseErrors();
+
+  calcjit_set* set = Parse(kSet);
+  TestSchema(set);
+  TestOptions(set);
+
+  calcjit_engine* engine = NULL;
+  CHECK_OK(calcjit_engine_create(set, NULL, &engine));
+  CHECK(calcjit_engine_version(engine) == 1);
+  calcjit_schema* engine_schema = NULL;
+  CHECK_OK(calcjit_engine_schema(engine, &engine_schema));
+  PrintSchema("engine schema", engine_schema);
+  CHECK(calcjit_schema_input_count(engine_schema) == 5);
+  calcjit_schema_free(engine_schema);
+
+  /* ---- One query. */
+  enum { kItems = 7 };
+  float price[kMaxItems], rating[kMaxItems], e[kMaxItems * kDim];
+  const float u[kDim] = {0.5f, -1.0f, 2.0f};
+  const float w = 3.0f;
+  float score[kMaxItems];
+  FillItems(price, rating, e, kItems, 0);
+
+  calcjit_session* session = NULL;
+  CHECK_OK(calcjit_session_create(engine, &session));
+  CHECK_OK(calcjit_session_bind_input(session, "price", price, kItems));
+  CHECK_OK(calcjit_session_bind_input(session, "rating", rating, kItems));
+  CHECK_OK(calcjit_session_bind_input(session, "w", &w, 1));
+  CHECK_OK(calcjit_session_bind_input(session, "e", e, kItems * kDim));
+  CHECK_OK(calcjit_session_bind_input(session, "u", u, kDim));
+  CHECK_OK(calcjit_session_bind_output(session, "score", score, kItems));
+  const float* out = NULL;
+  size_t count = 0;
+  CHECK_FAILS(calcjit_session_output(session, "score", &out, &count), CALCJIT_ERROR_USER);
+  uint64_t version = 0;
+  CHECK_OK(calcjit_session_evaluate(session, kItems, &version));
+  CHECK(version == 1);
+  CHECK_OK(calcjit_session_output(session, "score", &out, &count));
+  CHECK(out == score && count == kItems);
+  for (size_t i = 0; i < kItems; ++i) {
+    CHECK(Bits(score[i]) == Bits(ExpectedScore(price[i], rating[i], w, e + i * kDim, u)));
+  }
+  CHECK_OK(calcjit_session_output(session, "rk", &out, &count)); /* the session's own buffer */
+  CHECK(count == kItems);
+  for (size_t i = 0; i < kItems; ++i) CHECK(out[i] == ExpectedRank(price, kItems, i));
+  printf("one query: score[0] = %.9g, rk[0] = %g\n", (double)score[0], (double)out[0]);
+
+  /* The default of w when it is not bound. */
+  calcjit_session* defaults = NULL;
+  CHECK_OK(calcjit_session_create(engine, &defaults));
+  CHECK_OK(calcjit_session_bind_input(defaults, "price", price, kItems));
+  CHECK_OK(calcjit_session_bind_input(defaults, "rating", rating, kItems));
+  CHECK_OK(calcjit_session_bind_input(defaults, "e", e, kItems * kDim));
+  CHECK_OK(calcjit_session_bind_input(defaults, "u", u, kDim));
+  CHECK_OK(calcjit_session_evaluate(defaults, kItems, NULL));
+  CHECK_OK(calcjit_session_output(defaults, "score", &out, &count));
+  CHECK(count == kItems);
+  for (size_t i = 0; i < kItems; ++i) {
+    CHECK(Bits(out[i]) == Bits(ExpectedScore(price[i], rating[i], 2.0f, e + i * kDim, u)));
+  }
+  calcjit_session_free(defaults);
+
+  /* ---- Three queries in one call: items concatenated, query inputs one per query. */
+  enum { kQueries = 3, kTotal = 12 };
+  const size_t items[kQueries] = {5, 0, 7};
+  float m_price[kTotal], m_rating[kTotal], m_e[kTotal * kDim], m_score[kTotal];
+  const float m_w[kQueries] = {1.0f, 2.5f, -0.75f};
+  const float m_u[kQueries * kDim] = {1.0f, 0.25f, -2.0f, 4.0f, 4.0f, 4.0f, -0.5f, 1.5f, 3.0f};
+  FillItems(m_price, m_rating, m_e, kTotal, 3);
+  calcjit_session* many = NULL;
+  CHECK_OK(calcjit_session_create(engine, &many));
+  CHECK_OK(calcjit_session_bind_input(many, "price", m_price, kTotal));
+  CHECK_OK(calcjit_session_bind_input(many, "rating", m_rating, kTotal));
+  CHECK_OK(calcjit_session_bind_input(many, "w", m_w, kQueries));
+  CHECK_OK(calcjit_session_bind_input(many, "e", m_e, kTotal * kDim));
+  CHECK_OK(calcjit_session_bind_input(many, "u", m_u, kQueries * kDim));
+  CHECK_OK(calcjit_session_bind_output(many, "score", m_score, kTotal));
+  version = 0;
+  CHECK_OK(calcjit_session_evaluate_many(many, kQueries, items, &version));
+  CHECK(version == 1);
+  const float* m_rk = NULL;
+  CHECK_OK(calcjit_session_output(many, "rk", &m_rk, &count));
+  CHECK(count == kTotal);
+  /* Each query equals a separate evaluation of it, bit for bit. */
+  calcjit_session* single = NULL;
+  CHECK_OK(calcjit_session_create(engine, &single));
+  size_t offset = 0;
+  for (size_t q = 0; q < kQueries; ++q) {
+    const size_t n = items[q];
+    float s_score[kMaxItems];
+    CHECK_OK(calcjit_session_bind_input(single, "price", m_price + offset, n));
+    CHECK_OK(calcjit_session_bind_input(single, "rating", m_rating + offset, n));
+    CHECK_OK(calcjit_session_bind_input(single, "w", m_w + q, 1));
+    CHECK_OK(calcjit_session_bind_input(single, "e", m_e + offset * kDim, n * kDim));
+    CHECK_OK(calcjit_session_bind_input(single, "u", m_u + q * kDim, kDim));
+    CHECK_OK(calcjit_session_bind_output(single, "score", s_score, n));
+    CHECK_OK(calcjit_session_evaluate(single, n, NULL));
+    const float* s_rk = NULL;
+    size_t s_count = 0;
+    CHECK_OK(calcjit_session_output(single, "rk", &s_rk, &s_count));
+    CHECK(s_count == n);
+    CHECK(n == 0 || memcmp(s_score, m_score + offset, n * sizeof(float)) == 0);
+    CHECK(n == 0 || memcmp(s_rk, m_rk + offset, n * sizeof(float)) == 0);
+    for (size_t i = 0; i < n; ++i) {
+      const size_t item = offset + i;
+      CHECK(Bits(m_score[item]) == Bits(ExpectedScore(m_price[item], m_rating[item], m_w[q],
+                                                      m_e + item * kDim, m_u + q * kDim)));
+      /* rank sees the query's items only. */
+      CHECK(m_rk[item] == ExpectedRank(m_price + offset, n, i));
+    }
+    offset += n;
+  }
+  calcjit_session_free(single);
+  /* No queries: nothing to do. */
+  version = 99;
+  CHECK_OK(calcjit_session_evaluate_many(many, 0, NULL, &version));
+  CHECK(version == 0);
+  CHECK_OK(calcjit_session_output(many, "rk", &m_rk, &count));
+  CHECK(count == 0);
+  CHECK_FAILS(calcjit_session_evaluate_many(many, 2, NULL, NULL), CALCJIT_ERROR_USER);
+
+  /* ---- Statistics: an evaluation per query. */
+  calcjit_stats stats;
+  CHECK_OK(calcjit_engine_stats(engine, &stats));
+  printf("stats: version %llu, backend %s, %llu evaluations, %llu items, jit pending %d\n",
+         (unsigned long long)stats.version, calcjit_backend_name(stats.backend),
+         (unsigned long long)stats.evaluations, (unsigned long long)stats.items, stats.jit_pending);
+  CHECK(stats.version == 1);
+  CHECK(stats.evaluations == 1 + 1 + kQueries + kQueries);
+  CHECK(stats.items == kItems + kItems + kTotal + kTotal);
+  CHECK(stats.errors == 0);
+  CHECK_OK(calcjit_engine_wait_for_jit(engine));
+  CHECK_OK(calcjit_engine_stats(engine, &stats));
+  const char* note = calcjit_engine_backend_note(engine);
+  CHECK(note != NULL);
+  printf("after the JIT: backend %s, note \"%s\"\n", calcjit_backend_name(stats.backend), note);
+  CHECK(!stats.jit_pending);
+  CHECK(stats.backend == CALCJIT_BACKEND_JIT || note[0] != '\0');
+
+  /* ---- Evaluation errors: nothing is written. */
+  for (size_t i = 0; i < kItems; ++i) score[i] = -1.0f;
+  CHECK_OK(calcjit_session_bind_input(session, "price", price, kItems - 1));
+  CHECK_FAILS(calcjit_session_evaluate(session, kItems, NULL), CALCJIT_ERROR_USER);
+  printf("wrong count: %s\n", calcjit_last_error());
+  CHECK(strcmp(calcjit_last_error(), "input 'price' needs 7 floats for 7 items, got 6") == 0);
+  CHECK(strcmp(calcjit_last_error_location(), "price") == 0);
+  for (size_t i = 0; i < kItems; ++i) CHECK(score[i] == -1.0f);
+  CHECK_FAILS(calcjit_session_output(session, "score", &out, &count), CALCJIT_ERROR_USER);
+  CHECK_OK(calcjit_session_bind_input(session, "price", price, kItems));
+  CHECK_FAILS(calcjit_session_bind_input(session, "nope", price, kItems), CALCJIT_ERROR_USER);
+  printf("unknown input: %s\n", calcjit_last_error());
+  CHECK_ERROR_HAS("'nope'");
+  CHECK_FAILS(calcjit_session_bind_input(session, "price", NULL, 3), CALCJIT_ERROR_USER);
+  CHECK_FAILS(calcjit_session_bind_output(session, "nope", score, kItems), CALCJIT_ERROR_USER);
+  CHECK_FAILS(calcjit_session_output(session, "nope", &out, &count), CALCJIT_ERROR_USER);
+  /* An output over an input. */
+  CHECK_OK(calcjit_session_bind_output(session, "score", rating, kItems));
+  CHECK_FAILS(calcjit_session_evaluate(session, kItems, NULL), CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("shares memory");
+  CHECK_OK(calcjit_session_bind_output(session, "score", score, kItems));
+  /* Several queries: the query scalar needs one float per query. */
+  CHECK_OK(calcjit_session_bind_input(many, "w", m_w, kQueries - 1));
+  for (size_t i = 0; i < kTotal; ++i) m_score[i] = -1.0f;
+  CHECK_FAILS(calcjit_session_evaluate_many(many, kQueries, items, NULL), CALCJIT_ERROR_USER);
+  printf("wrong count, several queries: %s\n", calcjit_last_error());
+  CHECK(strstr(calcjit_last_error(), "input 'w' needs 3 floats for 3 queries") != NULL);
+  for (size_t i = 0; i < kTotal; ++i) CHECK(m_score[i] == -1.0f);
+  CHECK_OK(calcjit_session_bind_input(many, "w", m_w, kQueries));
+  CHECK_OK(calcjit_session_evaluate_many(many, kQueries, items, NULL));
+
+  /* ---- Reloads. A broken set keeps the version. */
+  static const char broken[] = "input price; score = price * ;";
+  CHECK_FAILS(
+      calcjit_engine_reload_bytes(engine, broken, strlen(broken), CALCJIT_FORMAT_TEXT, &version),
+      CALCJIT_ERROR_USER);
+  CHECK(strncmp(calcjit_last_error_location(), "1:", 2) == 0);
+  CHECK(calcjit_engine_version(engine) == 1);
+  CHECK_OK(calcjit_session_evaluate(session, kItems, &version));
+  CHECK(version == 1);
+
+  /* A new schema: the sessions refuse to evaluate until rebound. */
+  calcjit_set* changed = Parse(
+      "input price; input rating; score = rating / (price + 1); "
+      "rk = rank(price);");
+  CHECK_OK(calcjit_engine_reload(engine, changed, &version));
+  CHECK(version == 2 && calcjit_engine_version(engine) == 2);
+  CHECK_FAILS(calcjit_session_evaluate(session, kItems, NULL), CALCJIT_ERROR_USER);
+  printf("schema change: %s\n", calcjit_last_error());
+  CHECK_ERROR_HAS("schema");
+  CHECK_ERROR_HAS("rebind the session");
+  CHECK_FAILS(calcjit_session_evaluate_many(many, kQueries, items, NULL), CALCJIT_ERROR_USER);
+  printf("schema change, several queries: %s\n", calcjit_last_error());
+  CHECK_ERROR_HAS("query 0 of 3: ");
+  CHECK_ERROR_HAS("schema");
+  CHECK_OK(calcjit_session_rebind(session));
+  calcjit_schema* rebound = NULL;
+  CHECK_OK(calcjit_session_schema(session, &rebound));
+  CHECK(calcjit_schema_input_count(rebound) == 2);
+  calcjit_schema_free(rebound);
+  /* price, rating and score stay bound; w, e and u are gone. */
+  CHECK_FAILS(calcjit_session_bind_input(session, "w", &w, 1), CALCJIT_ERROR_USER);
+  CHECK_OK(calcjit_session_evaluate(session, kItems, &version));
+  CHECK(version == 2);
+  for (size_t i = 0; i < kItems; ++i) CHECK(Bits(score[i]) == Bits(rating[i] / (price[i] + 1.0f)));
+  CHECK_OK(calcjit_engine_stats(engine, &stats));
+  CHECK(stats.version == 2 && stats.evaluations == 1 && stats.items == kItems);
+
+  /* ---- Shadow evaluations: a candidate that differs. */
+  calcjit_set* candidate = Parse(
+      "input price; input rating; score = rating / (price + 2); "
+      "rk = rank(price);");
+  CHECK_FAILS(calcjit_engine_set_shadow(engine, 2.0, CALCJIT_BACKEND_REFERENCE, NULL),
+              CALCJIT_ERROR_USER);
+  CHECK_OK(calcjit_engine_set_shadow(engine, 1.0, CALCJIT_BACKEND_REFERENCE, candidate));
+  calcjit_set_free(candidate); /* the engine keeps what it needs */
+  CHECK_OK(calcjit_session_evaluate(session, kItems, NULL));
+  CHECK_OK(calcjit_engine_drain_shadow(engine));
+  const size_t mismatches = calcjit_engine_mismatch_count(engine);
+  CHECK(mismatches > 0);
+  calcjit_mismatch mismatch;
+  CHECK_OK(calcjit_engine_mismatch(engine, 0, &mismatch));
+  printf("%zu mismatches; first: %s[%zu] served 0x%08X, shadow 0x%08X (version %llu)\n", mismatches,
+         mismatch.output, mismatch.item, (unsigned)mismatch.served_bits,
+         (unsigned)mismatch.shadow_bits, (unsigned long long)mismatch.version);
+  CHECK(strcmp(mismatch.output, "score") == 0 && mismatch.version == 2);
+  CHECK(mismatch.item < kItems && mismatch.served_bits == Bits(score[mismatch.item]));
+  CHECK(mismatch.shadow_bits == Bits(rating[mismatch.item] / (price[mismatch.item] + 2.0f)));
+  CHECK_FAILS(calcjit_engine_mismatch(engine, mismatches, &mismatch), CALCJIT_ERROR_USER);
+  CHECK_OK(calcjit_engine_stats(engine, &stats));
+  CHECK(stats.shadow_evaluations == 1 && stats.mismatches > 0);
+  /* The served set on the reference interpreter: the same bits, no new mismatch. */
+  const uint64_t counted = stats.mismatches;
+  CHECK_OK(calcjit_engine_set_shadow(engine, 1.0, CALCJIT_BACKEND_REFERENCE, NULL));
+  CHECK_OK(calcjit_session_evaluate(session, kItems, NULL));
+  CHECK_OK(calcjit_engine_drain_shadow(engine));
+  CHECK_OK(calcjit_engine_stats(engine, &stats));
+  CHECK(stats.shadow_evaluations == 2 && stats.mismatches == counted);
+  CHECK_OK(calcjit_engine_set_shadow(engine, 0.0, CALCJIT_BACKEND_REFERENCE, NULL));
+
+  TestReloadDuringEvaluateMany();
+
+  /* ---- Freeing: a session may outlive its engine. */
+  calcjit_session_free(many);
+  calcjit_engine_free(engine);
+  CHECK_OK(calcjit_session_evaluate(session, kItems, &version));
+  CHECK(version == 2);
+  calcjit_session_free(session);
+  calcjit_set_free(changed);
+  calcjit_set_free(set);
+  printf("capi_test: all checks passed\n");
+  return 0;
+}
