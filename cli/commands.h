@@ -36,6 +36,8 @@ struct EvalOptions {
   std::vector<std::string> outputs;
   std::string group_by;
   std::vector<std::string> keep;
+  // With group_by: rows read at a time (whole batches; tests make it small).
+  std::size_t chunk_bytes = std::size_t{16} << 20;
 };
 
 struct DumpOptions {

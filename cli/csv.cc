@@ -2,10 +2,12 @@
 
 namespace calcjit::cli {
 
-Result<CsvTable> ParseCsv(std::string_view data) {
+Result<CsvTable> ParseCsv(std::string_view data, std::size_t rows_before,
+                          std::size_t lines_before) {
   constexpr std::string_view kBom = "\xEF\xBB\xBF";
   if (data.substr(0, kBom.size()) == kBom) data.remove_prefix(kBom.size());
   CsvTable table;
+  table.rows_before_ = rows_before;
   table.text_.reserve(data.size());
 
   std::size_t i = 0;
@@ -65,6 +67,7 @@ Result<CsvTable> ParseCsv(std::string_view data) {
       break;
     }
     if (!header_done) {
+      line += lines_before;
       for (std::size_t f = 0; f < row_begin.size(); ++f) {
         table.header_.emplace_back(table.text_.substr(row_begin[f], row_end[f] - row_begin[f]));
       }
@@ -73,7 +76,7 @@ Result<CsvTable> ParseCsv(std::string_view data) {
       continue;
     }
     if (row_begin.size() != table.header_.size()) {
-      return UserError("row " + std::to_string(table.row_line_.size() + 1) + " has " +
+      return UserError("row " + std::to_string(rows_before + table.row_line_.size() + 1) + " has " +
                            std::to_string(row_begin.size()) + " fields, but the header has " +
                            std::to_string(table.header_.size()),
                        "line " + std::to_string(row_line));

@@ -25,9 +25,14 @@ class CsvTable {
   }
   // The 1-based line on which a row starts (rows are 0-based).
   std::size_t LineOf(std::size_t row) const { return row_line_[row]; }
+  // The 1-based number of a row in the whole file (a chunk of a streamed file
+  // starts after the rows of the chunks before it).
+  std::size_t NumberOf(std::size_t row) const { return rows_before_ + row + 1; }
 
  private:
-  friend Result<CsvTable> ParseCsv(std::string_view data);
+  friend Result<CsvTable> ParseCsv(std::string_view data, std::size_t rows_before,
+                                   std::size_t lines_before);
+  std::size_t rows_before_ = 0;
   std::vector<std::string> header_;
   std::string text_;  // every field's unquoted text, back to back
   std::vector<std::size_t> field_begin_;
@@ -35,8 +40,12 @@ class CsvTable {
   std::vector<std::size_t> row_line_;
 };
 
-// Every row must have as many fields as the header.
-Result<CsvTable> ParseCsv(std::string_view data);
+// Every row must have as many fields as the header. For a chunk of a larger
+// file (its header, then some of its rows): `rows_before` data rows and
+// `lines_before` lines precede the chunk's first row in the file, after the
+// header, so that rows and lines are numbered as in the file.
+Result<CsvTable> ParseCsv(std::string_view data, std::size_t rows_before = 0,
+                          std::size_t lines_before = 0);
 
 // A field as RFC 4180 writes it: quoted (with "" for ") when it holds a
 // comma, a quote, CR or LF.

@@ -9,8 +9,8 @@ namespace calcjit::cli {
 namespace {
 
 std::string CellLocation(const CsvTable& table, std::size_t row, std::size_t column) {
-  return "row " + std::to_string(row + 1) + " (line " + std::to_string(table.LineOf(row)) +
-         "), column '" + table.header()[column] + "'";
+  return "row " + std::to_string(table.NumberOf(row)) + " (line " +
+         std::to_string(table.LineOf(row)) + "), column '" + table.header()[column] + "'";
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <span>
@@ -59,7 +60,8 @@ class CsvEvaluation {
     return Status::Ok();
   }
 
-  Status Run() {
+  // Evaluates every batch; `on_batch` (if set) hears each batch's item count.
+  Status Run(const std::function<void(std::size_t)>& on_batch = nullptr) {
     const std::size_t rows = table_.row_count();
     CALCJIT_RETURN_IF_ERROR(ReadItemInputs());
     results_.assign(schema_.outputs.size(), std::vector<float>(rows));
@@ -104,6 +106,7 @@ class CsvEvaluation {
       }
       CALCJIT_RETURN_IF_ERROR(BindAbsentQueryInputsForEmptyBatch(batch, n));
       CALCJIT_RETURN_IF_ERROR(engine_.Evaluate(batch));
+      if (on_batch) on_batch(n);
       begin = end;
     } while (begin < rows);
     return Status::Ok();
@@ -127,22 +130,25 @@ class CsvEvaluation {
     return {first, last};
   }
 
-  std::string Render() const {
+  // The CSV text of the results (with the header row when `header`).
+  std::string Render(bool header = true) const {
     std::string out;
     bool first = true;
     auto separator = [&] {
       if (!first) out += ',';
       first = false;
     };
-    for (std::size_t column : keep_) {
-      separator();
-      out += CsvQuote(table_.header()[column]);
+    if (header) {
+      for (std::size_t column : keep_) {
+        separator();
+        out += CsvQuote(table_.header()[column]);
+      }
+      for (const std::string& name : schema_.outputs) {
+        separator();
+        out += CsvQuote(name);
+      }
+      out += '\n';
     }
-    for (const std::string& name : schema_.outputs) {
-      separator();
-      out += CsvQuote(name);
-    }
-    out += '\n';
     char buffer[48];
     for (std::size_t row = 0; row < table_.row_count(); ++row) {
       first = true;

@@ -51,6 +51,10 @@ int main(int argc, char** argv) {
                            "Column whose runs of equal values form one batch (query) each");
   eval_command->add_option("--keep", eval.keep, "Input columns to copy to the output first")
       ->delimiter(',');
+  eval_command
+      ->add_option("--chunk-bytes", eval.chunk_bytes,
+                   "With --group-by: about how many bytes of rows to read at a time")
+      ->group("");  // for tests
   eval_command->callback([&] { exit_code = RunEval(eval); });
 
   DumpOptions dump;

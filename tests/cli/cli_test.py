@@ -237,6 +237,35 @@ class EvalTest(unittest.TestCase):
         self.assertIn('nested deeper than', result.stderr)
 
 
+class StreamTest(unittest.TestCase):
+    def test_group_by_streams_in_chunks_with_the_same_result(self):
+        d = Workdir()
+        path = d.write('s.calc', 'input x; m = batch_mean(x); r = rank(x); d = x - m;\n')
+        rows = ['q,x']
+        for q in range(40):
+            for i in range(1 + q % 7):
+                rows.append('%d,%s' % (q, (q * 7 + i * 3) % 11 - 5))
+        data = d.write('in.csv', '\n'.join(rows) + '\n')
+        whole = run('eval', path, '--input', data, '--output', d.path('a.csv'),
+                    '--group-by', 'q', '--keep', 'q')
+        self.assertEqual(whole.returncode, 0, whole.stderr)
+        for chunk in ('1', '10', '64', '1000'):
+            result = run('eval', path, '--input', data, '--output', d.path('b.csv'),
+                         '--group-by', 'q', '--keep', 'q', '--chunk-bytes', chunk)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(d.read('b.csv'), d.read('a.csv'), 'chunk ' + chunk)
+
+    def test_errors_name_the_row_and_line_of_the_whole_file(self):
+        d = Workdir()
+        path = d.write('s.calc', 'input x; m = batch_mean(x);\n')
+        data = d.write('in.csv', 'q,x\n1,1\n1,2\n2,3\n3,oops\n')
+        result = run('eval', path, '--input', data, '--output', d.path('o.csv'),
+                     '--group-by', 'q', '--chunk-bytes', '4')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("row 4 (line 5), column 'x'", result.stderr)
+        self.assertFalse(os.path.exists(d.path('o.csv')), 'no partial output file')
+
+
 class GraphTest(unittest.TestCase):
     SET = ('input price; input q: query = 1; a = price * q; m = batch_mean(a);\n'
            'b = a - m; unused = price + 1;\n')
