@@ -14,22 +14,14 @@
 #include "backend/jit/compiler.h"
 #include "backend/jit/jit.h"
 #include "calcjit/calcjit.hpp"
+#include "tests/support/api_test_util.h"
 #include "runtime/internal.h"
 
 namespace calcjit {
 namespace {
 
-std::uint32_t Bits(float v) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &v, sizeof bits);
-  return bits;
-}
-
-FeatureSet ParseText(const std::string& text) {
-  Result<FeatureSet> set = FeatureSet::Parse(text, Format::kText);
-  EXPECT_TRUE(set.ok()) << set.status().ToString();
-  return std::move(set).value();
-}
+using testing_util::ParseText;
+using testing_util::Bits;
 
 // Evaluates output 0 over x = 0.5, 1.5, ... (n items).
 std::vector<std::uint32_t> Evaluate(const Engine& engine, std::size_t n) {

@@ -13,21 +13,13 @@
 #include <vector>
 
 #include "calcjit/calcjit.hpp"
+#include "tests/support/api_test_util.h"
 
 namespace calcjit {
 namespace {
 
-std::uint32_t Bits(float v) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &v, sizeof bits);
-  return bits;
-}
-
-FeatureSet ParseText(std::string_view text) {
-  Result<FeatureSet> set = FeatureSet::Parse(text, Format::kText);
-  EXPECT_TRUE(set.ok()) << set.status().ToString();
-  return std::move(set).value();
-}
+using testing_util::ParseText;
+using testing_util::Bits;
 
 Engine CompileFor(const FeatureSet& set, Backend backend, std::vector<std::string> outputs = {}) {
   Result<Engine> engine = Engine::Compile(set, EngineOptions{backend, std::move(outputs)});

@@ -11,15 +11,12 @@
 #include <vector>
 
 #include "calcjit/calcjit.hpp"
+#include "tests/support/api_test_util.h"
 
 namespace calcjit {
 namespace {
 
-FeatureSet ParseText(const std::string& text) {
-  Result<FeatureSet> set = FeatureSet::Parse(text, Format::kText);
-  EXPECT_TRUE(set.ok()) << set.status().ToString();
-  return std::move(set).value();
-}
+using testing_util::ParseText;
 
 ServingEngine Serve(const std::string& text, Backend backend = Backend::kAuto) {
   ServingOptions options;
