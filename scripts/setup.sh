@@ -19,6 +19,9 @@ packages=(
   libmpfr-dev libgmp-dev
   # the JIT: LLVM 16 (ORC), and clang 16 to compile src/math to LLVM bitcode
   llvm-16-dev clang-16 libzstd-dev
+  # the Python module (python/, docs/PYTHON.md): Debian's python3 with its
+  # headers, pybind11, numpy, pandas, and pytest for its tests
+  python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest
 )
 
 missing=()

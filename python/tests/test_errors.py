@@ -1,0 +1,145 @@
+"""Errors: calcjit.Error with the location and message of every problem; wrong
+dtypes, shapes and lengths are clear errors, never crashes or silent copies."""
+
+import numpy as np
+import pytest
+
+import calcjit
+
+
+def error_of(call, *args, **kwargs):
+    with pytest.raises(calcjit.Error) as info:
+        call(*args, **kwargs)
+    return info.value
+
+
+def test_error_is_a_value_error_with_attributes():
+    e = error_of(calcjit.parse, "input x;\ny = x +;\n")
+    assert isinstance(e, ValueError)
+    assert e.kind == "user"
+    assert e.location == "2:8"
+    assert e.message == "expected an expression, found ';'"
+    assert str(e) == "2:8: expected an expression, found ';'"
+    assert [(d.location, d.message) for d in e.diagnostics] == [("2:8", e.message)]
+    # Raised from Python, the attributes have their defaults.
+    assert calcjit.Error("x").location == "" and calcjit.Error("x").kind == "user"
+
+
+def test_every_problem_is_reported():
+    e = error_of(calcjit.parse, "a = b + 1;\nb = a * 2;\nc = 1;\nc = 2;\n")
+    messages = [str(d) for d in e.diagnostics]
+    assert len(messages) == 2, messages
+    assert any("cycle: 'a' -> 'b' -> 'a'" in m for m in messages)
+    assert any(m.startswith("4:1: ") and "'c'" in m for m in messages)
+    assert str(e).splitlines() == messages
+
+
+def test_locations_in_each_format(tmp_path):
+    e = error_of(calcjit.parse, '{"features": [{"name": "x", "expression": '
+                                '{"binary": {"op": "ADD"}}}]}', "json")
+    assert e.location == "features[0].expression.binary.op"
+    e = error_of(calcjit.parse, b"\x0a\xff\xff")  # bytes: binary protobuf
+    assert e.location == "byte 1"
+    path = tmp_path / "bad.calc"
+    path.write_text("input x;\n\ny = x * ;\n")
+    e = error_of(calcjit.read_file, path)
+    assert e.location == f"{path}:3:9"
+    e = error_of(calcjit.read_file, tmp_path / "missing.calc")
+    assert e.kind == "runtime" and "cannot open" in e.message
+
+
+def test_bad_arguments(ranking):
+    assert "unknown backend 'gpu'" in str(error_of(ranking.compile, backend="gpu"))
+    assert error_of(ranking.compile, outputs=["nope"]).location == "nope"
+    assert "unknown format" in str(error_of(calcjit.parse, "x = 1;", "yaml"))
+    assert "unknown isa" in str(error_of(ranking.compile, isa="sparc"))
+
+
+@pytest.fixture(scope="module")
+def engine():
+    fs = calcjit.parse("input a; input v: item[2]; input q: query; input w: query[3];\n"
+                       "s = a * q + dot(v, v) + norm(w);")
+    return fs.compile(backend="vm")
+
+
+def good(n=4):
+    return {"a": np.zeros(n, np.float32), "v": np.zeros((n, 2), np.float32),
+            "q": np.float32(1), "w": np.zeros(3, np.float32)}
+
+
+@pytest.mark.parametrize("change, location, text", [
+    ({"q": None}, "q", "input 'q' is not bound and has no default value"),
+    ({"a": np.zeros(3, np.float32)}, "v", "input 'v' has 4 items but input 'a' has 3"),
+    ({"v": np.zeros((3, 2), np.float32)}, "v", "input 'v' has 3 items but input 'a' has 4"),
+    ({"a": np.zeros((4, 1), np.float32)}, "a", "got shape (4, 1)"),
+    ({"v": np.zeros((4, 3), np.float32)}, "v", "expected shape (4, 2) for 4 items"),
+    ({"v": np.zeros(8, np.float32)}, "v", "item vector of dimension 2"),
+    ({"q": [1, 2]}, "q", "expected a scalar (every query) or shape (1,)"),
+    ({"w": np.zeros(2, np.float32)}, "w", "query vector of dimension 3"),
+    ({"typo": np.zeros(4)}, "typo", "unknown input 'typo'"),
+    ({"a": np.array(["x"] * 4)}, "a", "cannot be converted to float32"),
+    ({"a": [object()] * 4}, "a", "cannot be converted to float32"),
+])
+def test_wrong_inputs(engine, change, location, text):
+    inputs = good()
+    inputs.update(change)
+    e = error_of(engine.evaluate, inputs)
+    assert e.location == location
+    assert text in str(e)
+
+
+def test_copy_false_refuses_what_it_would_have_to_convert(engine):
+    inputs = good()
+    engine.evaluate(inputs, copy=False)
+    for name, bad, what in [
+        ("a", np.zeros(4), "float64 array"),
+        ("a", [0.0] * 4, "Python list"),
+        ("v", np.zeros((4, 4), np.float32)[:, ::2], "non-contiguous float32 array"),
+        ("a", np.zeros(4, np.dtype(">f4")), ">f4 array"),
+        ("a", np.frombuffer(bytes(17), np.float32, 4, offset=1), "unaligned float32 array"),
+    ]:
+        e = error_of(engine.evaluate, {**inputs, name: bad}, copy=False)
+        assert e.location == name and what in str(e) and "copy=False" in str(e), str(e)
+        engine.evaluate({**inputs, name: bad})  # copy=True converts it
+
+
+def test_wrong_outputs(engine):
+    inputs = good()
+    for out, text in [
+        ({"s": np.zeros(4)}, "output 's' is a float64 array"),
+        ({"s": np.zeros(3, np.float32)}, "must have shape (4,)"),
+        ({"s": np.zeros(8, np.float32)[::2]}, "non-contiguous"),
+        ({"t": np.zeros(4, np.float32)}, "unknown output 't'"),
+        ({"s": inputs["a"]}, "shares memory with input 'a'"),
+    ]:
+        e = error_of(engine.evaluate, inputs, out=out)
+        assert text in str(e), str(e)
+    read_only = np.zeros(4, np.float32)
+    read_only.flags.writeable = False
+    assert "read-only" in str(error_of(engine.evaluate, inputs, out={"s": read_only}))
+
+
+def test_wrong_calls(engine):
+    assert "mapping" in str(error_of(engine.evaluate, [1, 2]))
+    assert "cannot tell the number of items" in str(error_of(engine.evaluate, {"q": 1}))
+    inputs = good()
+    e = error_of(engine.evaluate, inputs, group=[1, 1, 2])
+    assert e.location == "a" and "for 3 items" in str(e)
+    e = error_of(engine.evaluate, inputs, group=np.zeros((2, 2)))
+    assert e.location == "group"
+    with pytest.raises(TypeError):
+        engine.evaluate(inputs, copy="no", n="four")
+
+
+def test_errors_in_one_query_name_it():
+    engine = calcjit.parse("input a; input q: query; s = a / q;").compile()
+    e = error_of(engine.evaluate, {"a": np.ones(5, np.float32), "q": [1, 2]}, group=[1, 1, 2, 3, 3])
+    assert e.location == "q" and "one row per query" in str(e)
+    e = error_of(engine.evaluate, {"a": np.ones(5, np.float32)}, group=[1, 1, 2, 3, 3])
+    assert e.location == "q"
+    assert e.message == "input 'q' is not bound and has no default value (query 0, items 0 to 2)"
+
+
+def test_an_error_leaves_the_engine_usable(engine):
+    error_of(engine.evaluate, {**good(), "a": np.zeros(3, np.float32)})
+    assert engine.evaluate(good())["s"].shape == (4,)
