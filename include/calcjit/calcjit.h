@@ -218,6 +218,9 @@ CALCJIT_API calcjit_status calcjit_session_bind_input(calcjit_session* session, 
                                                       const float* data, size_t count);
 CALCJIT_API calcjit_status calcjit_session_bind_output(calcjit_session* session, const char* name,
                                                        float* data, size_t count);
+/* Forgets every binding: unbound inputs take their defaults again, outputs go
+ * to the session's own buffers. */
+CALCJIT_API calcjit_status calcjit_session_clear(calcjit_session* session);
 /* Accepts the current version's schema after a reload changed it; keeps the
  * bindings whose names it still has. */
 CALCJIT_API calcjit_status calcjit_session_rebind(calcjit_session* session);

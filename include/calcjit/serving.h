@@ -138,6 +138,9 @@ class Session {
   void SetItemCount(std::size_t item_count);
   Status BindInput(std::string_view name, std::span<const float> values);
   Status BindOutput(std::string_view name, std::span<float> values);
+  // Forgets every binding (unbound inputs take their defaults again, outputs
+  // go to the session's own buffers); the scratch memory stays.
+  void Clear();
   // Takes the current version's schema; keeps the bindings whose names it
   // still has.
   void Rebind();

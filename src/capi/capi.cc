@@ -885,6 +885,16 @@ calcjit_status calcjit_session_bind_output(calcjit_session* session, const char*
   });
 }
 
+calcjit_status calcjit_session_clear(calcjit_session* session) {
+  return Call([&]() -> Status {
+    if (session == nullptr) return NullArgument("session");
+    session->session.Clear();
+    for (auto& input : session->inputs) input = {};
+    for (auto& output : session->outputs) output = {};
+    return Status::Ok();
+  });
+}
+
 calcjit_status calcjit_session_rebind(calcjit_session* session) {
   return Call([&]() -> Status {
     if (session == nullptr) return NullArgument("session");

@@ -331,6 +331,13 @@ Status Session::BindOutput(std::string_view name, std::span<float> values) {
   return Status::Ok();
 }
 
+void Session::Clear() {
+  internal::SessionState& s = *state_;
+  for (auto& input : s.inputs_) input.reset();
+  for (auto& output : s.outputs_) output.reset();
+  if (s.batch_) s.batch_->Clear();
+}
+
 void Session::Rebind() {
   internal::SessionState& s = *state_;
   const std::shared_ptr<const internal::Version> version = s.serving_->Current();

@@ -506,6 +506,14 @@ int main(void) {
   CHECK_OK(calcjit_engine_stats(engine, &stats));
   CHECK(stats.version == 2 && stats.evaluations == 1 && stats.items == kItems);
 
+  /* ---- Clear: every binding is forgotten, then bound again. */
+  CHECK_OK(calcjit_session_clear(session));
+  CHECK_FAILS(calcjit_session_evaluate(session, kItems, NULL), CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("price");
+  CHECK_OK(calcjit_session_bind_input(session, "price", price, kItems));
+  CHECK_OK(calcjit_session_bind_input(session, "rating", rating, kItems));
+  CHECK_OK(calcjit_session_bind_output(session, "score", score, kItems));
+
   /* ---- Shadow evaluations: a candidate that differs. */
   calcjit_set* candidate = Parse(
       "input price; input rating; score = rating / (price + 2); "

@@ -176,6 +176,28 @@ TEST(ServingTest, ShadowReportsAnInjectedMismatchWithoutChangingTheResult) {
   EXPECT_EQ(engine.Stats().shadow_evaluations, 1u);
 }
 
+TEST(ServingTest, ClearForgetsEveryBinding) {
+  ServingEngine engine = Serve("input x; input w: query = 10; f = x * w;", Backend::kVm);
+  std::vector<float> x = {1, 2};
+  std::vector<float> w = {3};
+  std::vector<float> f(2);
+  Session session(engine);
+  session.SetItemCount(2);
+  ASSERT_TRUE(session.BindInput("x", x).ok());
+  ASSERT_TRUE(session.BindInput("w", w).ok());
+  ASSERT_TRUE(session.BindOutput("f", f).ok());
+  ASSERT_TRUE(session.Evaluate().ok());
+  EXPECT_EQ(f[1], 6.0f);
+  session.Clear();
+  const Status unbound = session.Evaluate();
+  ASSERT_FALSE(unbound.ok());
+  EXPECT_NE(unbound.message().find("'x'"), std::string::npos) << unbound.message();
+  ASSERT_TRUE(session.BindInput("x", x).ok());
+  ASSERT_TRUE(session.Evaluate().ok());
+  EXPECT_EQ(session.Output(0)[1], 20.0f) << "w's default, into the session's own buffer";
+  EXPECT_EQ(f[1], 6.0f) << "the old output binding is forgotten";
+}
+
 TEST(ServingTest, AnEngineOutlivesItsSessionsAndSessionsOutliveTheEngine) {
   std::optional<Session> session;
   std::vector<float> x = Items(16);
