@@ -22,6 +22,8 @@ packages=(
   # the Python module (python/, docs/PYTHON.md): Debian's python3 with its
   # headers, pybind11, numpy, pandas, and pytest for its tests
   python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest
+  # the Java frontend (java/): JDK 17 for javac and JNI, JUnit 5 for its tests
+  openjdk-17-jdk-headless junit5
 )
 
 missing=()

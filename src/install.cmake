@@ -4,8 +4,8 @@
 #   find_package(calcjit 0.1 REQUIRED)
 #   target_link_libraries(app PRIVATE calcjit::calcjit)
 # The shared library holds the whole static calcjit library; it links Debian's
-# shared libLLVM-16 and libprotobuf (the packages llvm-16 and libprotobuf32
-# must be installed where it runs).
+# shared libLLVM-16.so.1 (the package libllvm16 must be installed where it
+# runs; protobuf is only used by the tests).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 

@@ -1,0 +1,494 @@
+package io.calcjit.bench;
+
+import io.calcjit.Backend;
+import io.calcjit.Engine;
+import io.calcjit.EngineOptions;
+import io.calcjit.FeatureSet;
+import io.calcjit.InputInfo;
+import io.calcjit.Scope;
+import io.calcjit.Session;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * calcjit from Java against hand-written Java loops, a pure-Java recursive
+ * interpreter of the same formulas (the classic design calcjit replaces), and
+ * the same evaluation from C++ through the C API (calcjit_c_api_bench, run as
+ * a child process on the same data with the same timing method).
+ *
+ * <p>Timing: each case is warmed up for 0.3 s (so that HotSpot has compiled
+ * the Java loops and the interpreter), a batch is sized to about 10 ms, and
+ * the median of 11 batches is reported: the thread's CPU time
+ * (ThreadMXBean.getCurrentThreadCpuTime; the machine is shared, and CPU time
+ * does not count the time spent waiting for a core) and the wall time
+ * (System.nanoTime).
+ * Bytes allocated on the Java heap per evaluation come from
+ * com.sun.management.ThreadMXBean.getThreadAllocatedBytes over one more batch.
+ * Every case's result is checked, bit for bit, against the hand-written loop
+ * (or, for the example set, between the variants and the C++ run).
+ *
+ * <pre>
+ *   java -cp build/java/calcjit.jar:build/java/calcjit-bench.jar io.calcjit.bench.JavaBench \
+ *       --source . --c-bench build/java/calcjit_c_api_bench [--items 2000]
+ * </pre>
+ */
+public final class JavaBench {
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+  private static int items = 2000;
+  private static Path source = Path.of(".");
+  private static Path cBench;
+  private static Path scratch;
+  private static final List<String> rows = new ArrayList<>();
+
+  private JavaBench() {}
+
+  public static void main(String[] args) throws Exception {
+    for (int k = 0; k < args.length; k += 2) {
+      switch (args[k]) {
+        case "--items" -> items = Integer.parseInt(args[k + 1]);
+        case "--source" -> source = Path.of(args[k + 1]);
+        case "--c-bench" -> cBench = Path.of(args[k + 1]);
+        default -> throw new IllegalArgumentException("unknown argument " + args[k]);
+      }
+    }
+    scratch = Files.createTempDirectory("calcjit-bench");
+    System.out.printf("calcjit %s, %s %s, %d items%n", Engine.libraryVersion(),
+        System.getProperty("java.vm.name"), System.getProperty("java.version"), items);
+    System.out.println();
+    System.out.println("| case | variant | CPU ns per evaluation | wall ns | CPU ns per item |"
+        + " vs Java loop | Java heap bytes per evaluation |");
+    System.out.println("|---|---|---|---|---|---|---|");
+
+    String qux = "input f_foo;\ninput f_bar;\ninput f_baz;\nf_qux = f_foo / (f_bar + f_baz);\n";
+    Map<String, float[]> quxInputs = new LinkedHashMap<>();
+    quxInputs.put("f_foo", uniform(items, 1, 1, 100));
+    quxInputs.put("f_bar", uniform(items, 2, 1, 10));
+    quxInputs.put("f_baz", uniform(items, 3, 20, 30));
+    formulaCase("f_qux", qux, quxInputs, (in, out) -> {
+      float[] foo = in[0];
+      float[] bar = in[1];
+      float[] baz = in[2];
+      for (int i = 0; i < out.length; ++i) out[i] = foo[i] / (bar[i] + baz[i]);
+    });
+
+    StringBuilder sum = new StringBuilder();
+    Map<String, float[]> sumInputs = new LinkedHashMap<>();
+    for (int k = 0; k < 10; ++k) {
+      sum.append("input x").append(k).append(";\n");
+      sumInputs.put("x" + k, uniform(items, 10 + k, 0, 1));
+    }
+    sum.append("s = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9;\n");
+    formulaCase("sum10", sum.toString(), sumInputs, (in, out) -> {
+      float[] x0 = in[0], x1 = in[1], x2 = in[2], x3 = in[3], x4 = in[4];
+      float[] x5 = in[5], x6 = in[6], x7 = in[7], x8 = in[8], x9 = in[9];
+      for (int i = 0; i < out.length; ++i) {
+        out[i] = x0[i] + x1[i] + x2[i] + x3[i] + x4[i] + x5[i] + x6[i] + x7[i] + x8[i] + x9[i];
+      }
+    });
+
+    rankingCase();
+    callOverhead(qux, quxInputs);
+    for (String row : rows) System.out.println(row);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Timing
+
+  interface Kernel {
+    void compute(float[][] inputs, float[] out);
+  }
+
+  /** Medians of CPU time (of the thread) and wall time per evaluation. */
+  record Timing(double nsPerEvaluation, double wallNsPerEvaluation, double bytesPerEvaluation) {}
+
+  static Timing time(Runnable evaluation) {
+    long warmUntil = System.nanoTime() + 300_000_000L;
+    for (int k = 0; k < 10 || System.nanoTime() < warmUntil; ++k) evaluation.run();
+    long start = System.nanoTime();
+    for (int k = 0; k < 10; ++k) evaluation.run();
+    double per = (System.nanoTime() - start) / 10.0;
+    int batch = (int) Math.max(1, 10e6 / per);
+    double[] samples = new double[11];
+    double[] cpu = new double[samples.length];
+    for (int r = 0; r < samples.length; ++r) {
+      long c0 = THREADS.getCurrentThreadCpuTime();
+      long t0 = System.nanoTime();
+      for (int k = 0; k < batch; ++k) evaluation.run();
+      samples[r] = (System.nanoTime() - t0) / (double) batch;
+      cpu[r] = (THREADS.getCurrentThreadCpuTime() - c0) / (double) batch;
+    }
+    Arrays.sort(samples);
+    Arrays.sort(cpu);
+    long id = Thread.currentThread().getId();
+    long calibrate0 = THREADS.getThreadAllocatedBytes(id);
+    long calibrate1 = THREADS.getThreadAllocatedBytes(id);
+    long a0 = THREADS.getThreadAllocatedBytes(id);
+    for (int k = 0; k < batch; ++k) evaluation.run();
+    long a1 = THREADS.getThreadAllocatedBytes(id);
+    double bytes = Math.max(0, (a1 - a0) - (calibrate1 - calibrate0)) / (double) batch;
+    return new Timing(cpu[cpu.length / 2], samples[samples.length / 2], bytes);
+  }
+
+  static void report(String name, String variant, Timing t, int n, double javaLoopNs) {
+    String ratio = javaLoopNs > 0 ? String.format("%.2fx", t.nsPerEvaluation() / javaLoopNs) : "-";
+    String bytes = Double.isNaN(t.bytesPerEvaluation()) ? "-"
+        : String.format("%.1f", t.bytesPerEvaluation());
+    rows.add(String.format("| %s | %s | %,.0f | %,.0f | %.3f | %s | %s |", name, variant,
+        t.nsPerEvaluation(), t.wallNsPerEvaluation(), t.nsPerEvaluation() / n, ratio, bytes));
+  }
+
+  // ---------------------------------------------------------------------------
+  // f_qux and the ten-input sum: every variant
+
+  static void formulaCase(String name, String text, Map<String, float[]> inputs, Kernel manual)
+      throws Exception {
+    float[][] columns = inputs.values().toArray(new float[0][]);
+    float[] expected = new float[items];
+    manual.compute(columns, expected);
+
+    float[] loopOut = new float[items];
+    Timing loop = time(() -> manual.compute(columns, loopOut));
+    check(name + " Java loop", expected, loopOut);
+    report(name, "hand-written Java loop", loop, items, loop.nsPerEvaluation());
+
+    String formula = text.substring(text.lastIndexOf('\n', text.length() - 2) + 1);
+    Interpreter.Node root = Interpreter.parse(formula.substring(formula.indexOf('=') + 1),
+        new ArrayList<>(inputs.keySet()));
+    float[] interpreted = new float[items];
+    Timing interpreter = time(() -> Interpreter.evaluate(root, columns, interpreted));
+    check(name + " interpreter", expected, interpreted);
+    report(name, "pure-Java recursive interpreter", interpreter, items, loop.nsPerEvaluation());
+
+    try (FeatureSet set = FeatureSet.fromText(text)) {
+      for (Backend backend : List.of(Backend.VM, Backend.JIT)) {
+        try (Engine engine = Engine.create(set, EngineOptions.of(backend));
+            Session session = engine.newSession()) {
+          FloatBuffer out = direct(items);
+          for (Map.Entry<String, float[]> e : inputs.entrySet()) {
+            session.bindInput(e.getKey(), direct(e.getValue()));
+          }
+          session.bindOutput(set.schema().outputs().get(0), out);
+          Timing t = time(() -> session.evaluate(items));
+          check(name + " " + backend + " direct", expected, toArray(out));
+          report(name, "calcjit " + backend.name().toLowerCase() + ", direct buffers", t, items,
+              loop.nsPerEvaluation());
+        }
+      }
+      try (Engine engine = Engine.create(set, EngineOptions.of(Backend.JIT));
+          Session session = engine.newSession()) {
+        float[] out = new float[items];
+        for (Map.Entry<String, float[]> e : inputs.entrySet()) {
+          session.bindInput(e.getKey(), e.getValue());
+        }
+        session.bindOutput(set.schema().outputs().get(0), out);
+        Timing t = time(() -> session.evaluate(items));
+        check(name + " JIT float[]", expected, out);
+        report(name, "calcjit jit, float[]", t, items, loop.nsPerEvaluation());
+      }
+    }
+    Path setFile = scratch.resolve(name + ".calc");
+    Files.writeString(setFile, text);
+    for (String backend : List.of("vm", "jit")) {
+      double[] c = runCBench(setFile, backend, inputs, items);
+      if (c != null) {
+        if ((int) c[1] != Float.floatToRawIntBits(expected[items - 1])) {
+          throw new AssertionError(name + " C++ " + backend + ": other bits");
+        }
+        report(name, "calcjit " + backend + " from C++ (C API)", new Timing(c[0], c[2], Double.NaN),
+            items, loop.nsPerEvaluation());
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+  // The example set: items.csv's 120 rows repeated to `items` items, one query
+
+  static void rankingCase() throws Exception {
+    Path setPath = source.resolve("examples/ranking/ranking.calc");
+    List<List<String>> csv = readCsv(source.resolve("examples/ranking/items.csv"));
+    List<String> header = csv.get(0);
+    Map<String, Integer> column = new HashMap<>();
+    for (int c = 0; c < header.size(); ++c) column.put(header.get(c), c);
+    Map<String, float[]> inputs = new LinkedHashMap<>();
+    try (FeatureSet set = FeatureSet.readFile(setPath)) {
+      for (InputInfo input : set.schema().inputs()) {
+        int units = input.scope() == Scope.ITEM ? items : 1;
+        float[] values = new float[units * input.width()];
+        for (int u = 0; u < units; ++u) {
+          List<String> row = csv.get(1 + u % (csv.size() - 1));
+          for (int k = 0; k < input.width(); ++k) {
+            String name = input.dimension() == 0 ? input.name() : input.name() + "[" + k + "]";
+            values[u * input.width() + k] = parseCell(row.get(column.get(name)));
+          }
+        }
+        inputs.put(input.name(), values);
+      }
+      float[] reference = null;
+      for (Backend backend : List.of(Backend.VM, Backend.JIT)) {
+        for (boolean arrays : List.of(false, true)) {
+          if (backend == Backend.VM && arrays) continue;
+          try (Engine engine = Engine.create(set, EngineOptions.of(backend));
+              Session session = engine.newSession()) {
+            for (Map.Entry<String, float[]> e : inputs.entrySet()) {
+              if (arrays) {
+                session.bindInput(e.getKey(), e.getValue());
+              } else {
+                session.bindInput(e.getKey(), direct(e.getValue()));
+              }
+            }
+            Timing t = time(() -> session.evaluate(items));
+            float[] first = session.output(set.schema().outputs().get(0));
+            if (reference == null) reference = first;
+            check("ranking " + backend, reference, first);
+            report("example set", "calcjit " + backend.name().toLowerCase()
+                + (arrays ? ", float[]" : ", direct buffers"), t, items, 0);
+          }
+        }
+      }
+      for (String backend : List.of("vm", "jit")) {
+        double[] c = runCBench(setPath, backend, inputs, items);
+        if (c != null) {
+          if ((int) c[1] != Float.floatToRawIntBits(reference[items - 1])) {
+            throw new AssertionError("example set C++ " + backend + ": other bits");
+          }
+          report("example set", "calcjit " + backend + " from C++ (C API)",
+              new Timing(c[0], c[2], Double.NaN), items, 0);
+        }
+      }
+    }
+  }
+
+  /** The fixed cost of a call: f_qux on one item from Java and from C++. */
+  static void callOverhead(String qux, Map<String, float[]> inputs) throws Exception {
+    Map<String, float[]> one = new LinkedHashMap<>();
+    for (Map.Entry<String, float[]> e : inputs.entrySet()) {
+      one.put(e.getKey(), Arrays.copyOf(e.getValue(), 1));
+    }
+    try (FeatureSet set = FeatureSet.fromText(qux);
+        Engine engine = Engine.create(set, EngineOptions.of(Backend.JIT));
+        Session session = engine.newSession()) {
+      for (Map.Entry<String, float[]> e : one.entrySet()) {
+        session.bindInput(e.getKey(), direct(e.getValue()));
+      }
+      session.bindOutput("f_qux", direct(1));
+      report("f_qux, 1 item", "calcjit jit, direct buffers", time(() -> session.evaluate(1)), 1,
+          0);
+    }
+    double[] c = runCBench(scratch.resolve("f_qux.calc"), "jit", one, 1);
+    if (c != null) {
+      report("f_qux, 1 item", "calcjit jit from C++ (C API)", new Timing(c[0], c[2], Double.NaN), 1, 0);
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+  // The C++ side
+
+  /** {CPU ns per evaluation, check bits, wall ns}, or null without --c-bench. */
+  static double[] runCBench(Path set, String backend, Map<String, float[]> inputs, int n)
+      throws IOException, InterruptedException {
+    if (cBench == null) return null;
+    Path data = scratch.resolve("data.bin");
+    int size = 4;
+    for (Map.Entry<String, float[]> e : inputs.entrySet()) {
+      size += 4 + e.getKey().getBytes(StandardCharsets.UTF_8).length + 8 + 4 * e.getValue().length;
+    }
+    ByteBuffer bytes = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+    bytes.putInt(inputs.size());
+    for (Map.Entry<String, float[]> e : inputs.entrySet()) {
+      byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
+      bytes.putInt(name.length).put(name).putLong(e.getValue().length);
+      for (float v : e.getValue()) bytes.putFloat(v);
+    }
+    Files.write(data, bytes.array());
+    Process process = new ProcessBuilder(cBench.toString(), set.toString(), backend,
+        data.toString(), Integer.toString(n)).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      throw new IllegalStateException("calcjit_c_api_bench failed: " + output);
+    }
+    double ns = Double.NaN;
+    double wall = Double.NaN;
+    long bits = 0;
+    for (String line : output.split("\n")) {
+      if (line.startsWith("cpu_ns_per_evaluation ")) ns = Double.parseDouble(line.substring(22));
+      if (line.startsWith("ns_per_evaluation ")) wall = Double.parseDouble(line.substring(18));
+      if (line.startsWith("check_bits ")) bits = Long.parseLong(line.substring(11).trim(), 16);
+    }
+    return new double[] {ns, (int) bits, wall};
+  }
+
+  // ---------------------------------------------------------------------------
+  // Helpers
+
+  /** A direct buffer whose first float is 64-byte aligned (a cache line, an AVX-512 vector). */
+  static FloatBuffer direct(int floats) {
+    ByteBuffer bytes = ByteBuffer.allocateDirect(4 * floats + 64);
+    int start = (64 - bytes.alignmentOffset(0, 64)) % 64;
+    bytes.position(start).limit(start + 4 * floats);
+    return bytes.slice().order(ByteOrder.nativeOrder()).asFloatBuffer();
+  }
+
+  static FloatBuffer direct(float[] values) {
+    FloatBuffer buffer = direct(values.length);
+    buffer.put(0, values);
+    return buffer;
+  }
+
+  static float[] toArray(FloatBuffer buffer) {
+    float[] out = new float[buffer.capacity()];
+    buffer.get(0, out);
+    return out;
+  }
+
+  static float[] uniform(int n, long seed, float lo, float hi) {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+    float[] out = new float[n];
+    for (int i = 0; i < n; ++i) out[i] = lo + (hi - lo) * (float) random.nextDouble();
+    return out;
+  }
+
+  static void check(String what, float[] expected, float[] actual) {
+    for (int i = 0; i < expected.length; ++i) {
+      if (Float.floatToRawIntBits(expected[i]) != Float.floatToRawIntBits(actual[i])
+          && !(Float.isNaN(expected[i]) && Float.isNaN(actual[i]))) {
+        throw new AssertionError(what + ": item " + i + " is " + actual[i] + ", not "
+            + expected[i]);
+      }
+    }
+  }
+
+  static float parseCell(String cell) {
+    String t = cell.strip().toLowerCase();
+    if (t.isEmpty() || t.equals("nan")) return Float.NaN;
+    return Float.parseFloat(t);
+  }
+
+  /** Comma-separated rows; items.csv quotes no field that holds a comma. */
+  static List<List<String>> readCsv(Path path) throws IOException {
+    List<List<String>> out = new ArrayList<>();
+    for (String line : Files.readAllLines(path)) {
+      if (line.contains("\"")) throw new IllegalStateException("quoted CSV fields: " + line);
+      out.add(Arrays.asList(line.split(",", -1)));
+    }
+    return out;
+  }
+
+  /**
+   * The classic design: a tree of nodes, each evaluated recursively per item
+   * through a virtual call, with the input columns resolved to indices once.
+   */
+  static final class Interpreter {
+    abstract static class Node {
+      abstract float eval(float[][] columns, int item);
+    }
+
+    static final class Column extends Node {
+      final int index;
+
+      Column(int index) {
+        this.index = index;
+      }
+
+      @Override
+      float eval(float[][] columns, int item) {
+        return columns[index][item];
+      }
+    }
+
+    static final class Binary extends Node {
+      final char op;
+      final Node left;
+      final Node right;
+
+      Binary(char op, Node left, Node right) {
+        this.op = op;
+        this.left = left;
+        this.right = right;
+      }
+
+      @Override
+      float eval(float[][] columns, int item) {
+        float a = left.eval(columns, item);
+        float b = right.eval(columns, item);
+        switch (op) {
+          case '+':
+            return a + b;
+          case '-':
+            return a - b;
+          case '*':
+            return a * b;
+          default:
+            return a / b;
+        }
+      }
+    }
+
+    static void evaluate(Node root, float[][] columns, float[] out) {
+      for (int i = 0; i < out.length; ++i) out[i] = root.eval(columns, i);
+    }
+
+    /** + - * / and parentheses over input names, left-associative. */
+    static Node parse(String text, List<String> inputs) {
+      int[] at = {0};
+      Node node = sum(text.replace(";", "").strip(), at, inputs);
+      return node;
+    }
+
+    private static Node sum(String s, int[] at, List<String> inputs) {
+      Node left = product(s, at, inputs);
+      for (char c = peek(s, at); c == '+' || c == '-'; c = peek(s, at)) {
+        ++at[0];
+        left = new Binary(c, left, product(s, at, inputs));
+      }
+      return left;
+    }
+
+    private static Node product(String s, int[] at, List<String> inputs) {
+      Node left = primary(s, at, inputs);
+      for (char c = peek(s, at); c == '*' || c == '/'; c = peek(s, at)) {
+        ++at[0];
+        left = new Binary(c, left, primary(s, at, inputs));
+      }
+      return left;
+    }
+
+    private static Node primary(String s, int[] at, List<String> inputs) {
+      if (peek(s, at) == '(') {
+        ++at[0];
+        Node inner = sum(s, at, inputs);
+        if (peek(s, at) != ')') throw new IllegalArgumentException("expected ) in " + s);
+        ++at[0];
+        return inner;
+      }
+      int start = at[0];
+      while (at[0] < s.length() && (Character.isLetterOrDigit(s.charAt(at[0]))
+          || s.charAt(at[0]) == '_')) {
+        ++at[0];
+      }
+      String name = s.substring(start, at[0]);
+      int index = inputs.indexOf(name);
+      if (index < 0) throw new IllegalArgumentException("unknown input '" + name + "'");
+      return new Column(index);
+    }
+
+    private static char peek(String s, int[] at) {
+      while (at[0] < s.length() && s.charAt(at[0]) == ' ') ++at[0];
+      return at[0] < s.length() ? s.charAt(at[0]) : '\0';
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package io.calcjit;
+
+import java.io.IOException;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A parsed and checked feature set, immutable. Engines keep what they need of
+ * it: a set may be closed as soon as its engines are created or reloaded.
+ * Thread-safe. Closing it is optional (a {@link Cleaner} frees it once it is
+ * unreachable) but frees its native memory at once.
+ */
+public final class FeatureSet implements AutoCloseable {
+  private final long handle;
+  private final Guard guard = new Guard("feature set");
+  private final Cleaner.Cleanable cleanable;
+  private final Schema schema;
+
+  private FeatureSet(long handle) {
+    this.handle = handle;
+    this.cleanable = Resources.CLEANER.register(this, new Free(handle));
+    this.schema = Schema.fromNative(Native.setSchema(handle));
+  }
+
+  /** Parses the text syntax (a .calc file's content). */
+  public static FeatureSet fromText(String text) {
+    return parse(text.getBytes(StandardCharsets.UTF_8), Format.TEXT);
+  }
+
+  /** Parses the proto3 JSON mapping. */
+  public static FeatureSet fromJson(String json) {
+    return parse(json.getBytes(StandardCharsets.UTF_8), Format.JSON);
+  }
+
+  /** Parses binary protobuf (calcjit.v1.FeatureSet). */
+  public static FeatureSet fromProto(byte[] bytes) {
+    return parse(bytes, Format.PROTO);
+  }
+
+  /** Parses bytes in any format (text and JSON as UTF-8). */
+  public static FeatureSet parse(byte[] bytes, Format format) {
+    NativeLoader.load();
+    long handle = Native.setParse(bytes, format.ordinal());
+    try {
+      return new FeatureSet(handle);
+    } catch (RuntimeException | Error e) {
+      Native.setFree(handle);
+      throw e;
+    }
+  }
+
+  /** Reads a file; its format comes from the extension (.calc, .json, .pb, .binpb). */
+  public static FeatureSet readFile(Path path) throws IOException {
+    Format format = Format.ofFileName(path.getFileName().toString());
+    return parse(Files.readAllBytes(path), format);
+  }
+
+  /** The set's inputs (declared, then implicit) and every definition as an output. */
+  public Schema schema() {
+    return schema;
+  }
+
+  /** Frees the native set; further use throws IllegalStateException. */
+  @Override
+  public void close() {
+    if (guard.close()) cleanable.clean();
+  }
+
+  /** Runs `body` with the handle, which stays valid until it returns. */
+  <T> T use(java.util.function.LongFunction<T> body) {
+    guard.enter();
+    try {
+      return body.apply(handle);
+    } finally {
+      guard.exit();
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  private record Free(long handle) implements Runnable {
+    @Override
+    public void run() {
+      Native.setFree(handle);
+    }
+  }
+}
