@@ -56,14 +56,18 @@ typedef enum calcjit_status {
 typedef enum calcjit_format {
   CALCJIT_FORMAT_TEXT = 0, /* .calc */
   CALCJIT_FORMAT_JSON = 1, /* the proto3 JSON mapping */
-  CALCJIT_FORMAT_PROTO = 2 /* binary protobuf */
+  CALCJIT_FORMAT_PROTO = 2, /* binary protobuf */
+  /* Not a format: makes the type as wide as an int, so that any int a caller
+   * passes is a value of it (and is refused with an error, not undefined). */
+  CALCJIT_FORMAT_INT_ = 0x7FFFFFFF
 } calcjit_format;
 
 typedef enum calcjit_backend {
   CALCJIT_BACKEND_REFERENCE = 0,
   CALCJIT_BACKEND_VM = 1,
   CALCJIT_BACKEND_JIT = 2,
-  CALCJIT_BACKEND_AUTO = 3 /* the VM at once, the JIT when its background compilation is done */
+  CALCJIT_BACKEND_AUTO = 3, /* the VM at once, the JIT when its background compilation is done */
+  CALCJIT_BACKEND_INT_ = 0x7FFFFFFF /* not a backend: as wide as an int (see calcjit_format) */
 } calcjit_backend;
 
 typedef enum calcjit_scope {

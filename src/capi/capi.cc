@@ -203,6 +203,8 @@ std::optional<calcjit::Format> FormatOf(calcjit_format format) {
       return calcjit::Format::kJson;
     case CALCJIT_FORMAT_PROTO:
       return calcjit::Format::kProto;
+    case CALCJIT_FORMAT_INT_:
+      break;
   }
   return std::nullopt;
 }
@@ -217,6 +219,8 @@ std::optional<calcjit::Backend> BackendOf(calcjit_backend backend) {
       return calcjit::Backend::kJit;
     case CALCJIT_BACKEND_AUTO:
       return calcjit::Backend::kAuto;
+    case CALCJIT_BACKEND_INT_:
+      break;
   }
   return std::nullopt;
 }
@@ -545,6 +549,8 @@ const char* calcjit_backend_name(calcjit_backend backend) {
       return "jit";
     case CALCJIT_BACKEND_AUTO:
       return "auto";
+    case CALCJIT_BACKEND_INT_:
+      break;
   }
   return nullptr;
 }

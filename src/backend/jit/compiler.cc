@@ -328,6 +328,16 @@ Result<Prepared> Prepare(const vm::NativePiece& piece, Isa isa, const std::strin
   return prepared;
 }
 
+// Loading, looking up and removing objects in the JIT one at a time: ORC is
+// meant to allow them concurrently, but under the reload stress test
+// (AddressSanitizer build) removing one object while another was being loaded
+// let a running piece lose its read-only data. These steps take microseconds;
+// code generation, the slow part, still runs in parallel.
+std::mutex& LinkMutex() {
+  static auto* mutex = new std::mutex();
+  return *mutex;
+}
+
 std::atomic<std::size_t> live_objects{0};
 std::atomic<std::size_t> live_bytes{0};
 
@@ -339,7 +349,10 @@ class OrcCode final : public CompiledCode {
     live_bytes.fetch_add(bytes);
   }
   ~OrcCode() override {
-    llvm::consumeError(tracker_->remove());
+    {
+      const std::lock_guard<std::mutex> lock(LinkMutex());
+      llvm::consumeError(tracker_->remove());
+    }
     live_objects.fetch_sub(1);
     live_bytes.fetch_sub(bytes_);
   }
@@ -374,6 +387,7 @@ Result<CompiledPiece> CompileUncached(const vm::NativePiece& piece, Isa isa) {
   if (!object.ok()) return object.status();
   Result<llvm::orc::LLJIT*> jit = JitFor(isa);
   if (!jit.ok()) return jit.status();
+  const std::lock_guard<std::mutex> lock(LinkMutex());
   llvm::orc::ResourceTrackerSP tracker = (*jit)->getMainJITDylib().createResourceTracker();
   const std::size_t bytes = object->size();
   if (llvm::Error error =

@@ -40,9 +40,20 @@ import java.util.concurrent.TimeUnit;
  * Every case's result is checked, bit for bit, against the hand-written loop
  * (or, for the example set, between the variants and the C++ run).
  *
+ * <p>The example set also runs in {@link JavaInterpreter}, a pure-Java
+ * recursive interpreter of the whole language (a new float[n] per node per
+ * evaluation), which reads the set's JSON form: {@code --set-json FILE}, or
+ * what {@code calcjit print --format json} writes ({@code --cli PATH}, by
+ * default {@code build/cli/calcjit} under {@code --source}; the case is
+ * skipped, with a note, when neither exists). Its every output is compared
+ * with calcjit's reference backend (the share within 1e-4 relative error is
+ * printed) and it is timed after an 8 s warm-up (HotSpot needs 3-4 s to
+ * reach its steady speed on it).
+ *
  * <pre>
  *   java -cp build/java/calcjit.jar:build/java/calcjit-bench.jar io.calcjit.bench.JavaBench \
- *       --source . --c-bench build/java/calcjit_c_api_bench [--items 2000]
+ *       --source . --c-bench build/java/calcjit_c_api_bench --cli build/cli/calcjit \
+ *       [--items 2000] [--set-json ranking.json]
  * </pre>
  */
 public final class JavaBench {
@@ -52,8 +63,11 @@ public final class JavaBench {
   private static int items = 2000;
   private static Path source = Path.of(".");
   private static Path cBench;
+  private static Path cli;
+  private static Path setJson;
   private static Path scratch;
   private static final List<String> rows = new ArrayList<>();
+  private static final List<String> notes = new ArrayList<>();
 
   private JavaBench() {}
 
@@ -63,6 +77,8 @@ public final class JavaBench {
         case "--items" -> items = Integer.parseInt(args[k + 1]);
         case "--source" -> source = Path.of(args[k + 1]);
         case "--c-bench" -> cBench = Path.of(args[k + 1]);
+        case "--cli" -> cli = Path.of(args[k + 1]);
+        case "--set-json" -> setJson = Path.of(args[k + 1]);
         default -> throw new IllegalArgumentException("unknown argument " + args[k]);
       }
     }
@@ -104,6 +120,12 @@ public final class JavaBench {
     rankingCase();
     callOverhead(qux, quxInputs);
     for (String row : rows) System.out.println(row);
+    System.out.println();
+    for (String note : notes) System.out.println(note);
+    try (java.util.stream.Stream<Path> files = Files.list(scratch)) {
+      for (Path file : (Iterable<Path>) files::iterator) Files.delete(file);
+    }
+    Files.delete(scratch);
   }
 
   // ---------------------------------------------------------------------------
@@ -117,7 +139,12 @@ public final class JavaBench {
   record Timing(double nsPerEvaluation, double wallNsPerEvaluation, double bytesPerEvaluation) {}
 
   static Timing time(Runnable evaluation) {
-    long warmUntil = System.nanoTime() + 300_000_000L;
+    return time(evaluation, 300_000_000L);
+  }
+
+  /** The same, after a warm-up of `warmUpNs` (and at least 10 evaluations). */
+  static Timing time(Runnable evaluation, long warmUpNs) {
+    long warmUntil = System.nanoTime() + warmUpNs;
     for (int k = 0; k < 10 || System.nanoTime() < warmUntil; ++k) evaluation.run();
     long start = System.nanoTime();
     for (int k = 0; k < 10; ++k) evaluation.run();
@@ -238,6 +265,7 @@ public final class JavaBench {
         }
         inputs.put(input.name(), values);
       }
+      double interpreterNs = interpreterCase(set, inputs);
       float[] reference = null;
       for (Backend backend : List.of(Backend.VM, Backend.JIT)) {
         for (boolean arrays : List.of(false, true)) {
@@ -255,8 +283,14 @@ public final class JavaBench {
             float[] first = session.output(set.schema().outputs().get(0));
             if (reference == null) reference = first;
             check("ranking " + backend, reference, first);
-            report("example set", "calcjit " + backend.name().toLowerCase()
-                + (arrays ? ", float[]" : ", direct buffers"), t, items, 0);
+            String variant = "calcjit " + backend.name().toLowerCase()
+                + (arrays ? ", float[]" : ", direct buffers");
+            report("example set", variant, t, items, 0);
+            if (interpreterNs > 0) {
+              notes.add(String.format("example set: %s is %.2fx faster than the pure-Java"
+                  + " recursive interpreter (CPU time)", variant,
+                  interpreterNs / t.nsPerEvaluation()));
+            }
           }
         }
       }
@@ -268,9 +302,135 @@ public final class JavaBench {
           }
           report("example set", "calcjit " + backend + " from C++ (C API)",
               new Timing(c[0], c[2], Double.NaN), items, 0);
+          if (interpreterNs > 0) {
+            notes.add(String.format("example set: calcjit %s from C++ is %.2fx faster than the"
+                + " pure-Java recursive interpreter (CPU time)", backend, interpreterNs / c[0]));
+          }
         }
       }
     }
+  }
+
+  /**
+   * The example set in the pure-Java recursive interpreter (JavaInterpreter,
+   * reading the set's JSON form): validated against calcjit's reference
+   * backend on the same data, then timed. Returns its CPU ns per evaluation,
+   * or 0 when the set's JSON form is not available.
+   */
+  static double interpreterCase(FeatureSet set, Map<String, float[]> inputs) throws Exception {
+    String json = rankingJson();
+    if (json == null) {
+      notes.add("example set: pure-Java interpreter skipped (no --set-json, no calcjit CLI"
+          + " found; pass --cli build/cli/calcjit)");
+      return 0;
+    }
+    JavaInterpreter interpreter = JavaInterpreter.fromJson(json);
+    for (Map.Entry<String, float[]> e : inputs.entrySet()) {
+      interpreter.bind(e.getKey(), e.getValue());
+    }
+    float[][] columns = interpreter.evaluate(items);
+    List<String> names = interpreter.outputs();
+    if (!names.equals(set.schema().outputs())) {
+      throw new AssertionError("interpreter outputs differ from the set's: " + names);
+    }
+    // Validation: every output, every item, against the reference backend.
+    long total = 0;
+    long within = 0;
+    long bitEqual = 0;
+    Map<String, Integer> badPerOutput = new LinkedHashMap<>();
+    String worst = "";
+    double worstError = 0;
+    try (Engine engine = Engine.create(set, EngineOptions.of(Backend.REFERENCE));
+        Session session = engine.newSession()) {
+      for (Map.Entry<String, float[]> e : inputs.entrySet()) {
+        session.bindInput(e.getKey(), direct(e.getValue()));
+      }
+      session.evaluate(items);
+      for (int k = 0; k < names.size(); ++k) {
+        float[] expected = session.output(names.get(k));
+        for (int i = 0; i < items; ++i) {
+          float a = columns[k][i];
+          float b = expected[i];
+          ++total;
+          if (Float.floatToIntBits(a) == Float.floatToIntBits(b)) ++bitEqual;
+          double error = relativeError(a, b);
+          if (error <= 1e-4) {
+            ++within;
+          } else {
+            badPerOutput.merge(names.get(k), 1, Integer::sum);
+          }
+          if (error > worstError) {
+            worstError = error;
+            worst = String.format("%s item %d: interpreter %s, reference %s", names.get(k), i,
+                Float.toString(a), Float.toString(b));
+          }
+        }
+      }
+    }
+    notes.add(String.format("example set validation (pure-Java interpreter vs calcjit reference,"
+        + " %d outputs x %d items): %d of %d values (%.4f%%) within 1e-4 relative error,"
+        + " %d (%.2f%%) bit-equal; largest relative error %.3g (%s)", names.size(), items, within,
+        total, 100.0 * within / total, bitEqual, 100.0 * bitEqual / total, worstError,
+        worst.isEmpty() ? "none" : worst));
+    if (!badPerOutput.isEmpty()) notes.add("  outside 1e-4, per output: " + badPerOutput);
+    // Warm-up: 8 s, not 0.3. HotSpot needs 3-4 s of this workload (tens of
+    // node classes, each an operator switch over column loops) before the
+    // interpreter reaches its steady speed, more on a loaded machine: after
+    // 0.3 s it is still 5-7x slower than it will be (seen at 2,000 items).
+    long[] evaluations = {0};
+    long gc0 = gcMillis();
+    Timing t = time(() -> {
+      interpreter.evaluate(items);
+      ++evaluations[0];
+    }, 8_000_000_000L);
+    double gcPerEvaluation = (gcMillis() - gc0) * 1e6 / evaluations[0];
+    report("example set", "pure-Java recursive interpreter (float[n] per node)", t, items, 0);
+    notes.add(String.format("example set: the pure-Java interpreter allocates %.1f MB per"
+        + " evaluation; the collectors' time (GarbageCollectorMXBean, warm-up included, not in"
+        + " the thread's CPU time): %,.0f ns per evaluation", t.bytesPerEvaluation() / 1e6,
+        gcPerEvaluation));
+    return t.nsPerEvaluation();
+  }
+
+  static long gcMillis() {
+    long total = 0;
+    for (java.lang.management.GarbageCollectorMXBean gc
+        : ManagementFactory.getGarbageCollectorMXBeans()) {
+      total += Math.max(0, gc.getCollectionTime());
+    }
+    return total;
+  }
+
+  /** |a - b| / max(|a|, |b|); 0 when equal (NaN equals NaN, inf equals the same inf). */
+  static double relativeError(float a, float b) {
+    if (a == b || (Float.isNaN(a) && Float.isNaN(b))) return 0;
+    if (Float.isNaN(a) || Float.isNaN(b) || Float.isInfinite(a) || Float.isInfinite(b)) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return Math.abs((double) a - b) / Math.max(Math.abs((double) a), Math.abs((double) b));
+  }
+
+  /**
+   * The example set's proto3 JSON form: --set-json, or what `calcjit print
+   * --format json` writes (--cli, by default build/cli/calcjit under --source).
+   * The Java API reads JSON but does not write it.
+   */
+  static String rankingJson() throws IOException, InterruptedException {
+    if (setJson != null) return Files.readString(setJson);
+    Path tool = cli != null ? cli : source.resolve("build/cli/calcjit");
+    if (!Files.isExecutable(tool)) {
+      if (cli != null) throw new IllegalArgumentException("--cli: not an executable: " + cli);
+      return null;
+    }
+    Path out = scratch.resolve("ranking.json");
+    Process process = new ProcessBuilder(tool.toString(), "print",
+        source.resolve("examples/ranking/ranking.calc").toString(), "--format", "json", "-o",
+        out.toString()).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      throw new IllegalStateException("calcjit print failed: " + output);
+    }
+    return Files.readString(out);
   }
 
   /** The fixed cost of a call: f_qux on one item from Java and from C++. */
