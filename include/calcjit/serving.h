@@ -138,6 +138,10 @@ class Session {
   void SetItemCount(std::size_t item_count);
   Status BindInput(std::string_view name, std::span<const float> values);
   Status BindOutput(std::string_view name, std::span<float> values);
+  // The same by position in schema() (no lookup by name: for frontends that
+  // bind every input and output on every call).
+  Status BindInput(std::size_t input_index, std::span<const float> values);
+  Status BindOutput(std::size_t output_index, std::span<float> values);
   // Forgets every binding (unbound inputs take their defaults again, outputs
   // go to the session's own buffers); the scratch memory stays.
   void Clear();

@@ -459,13 +459,13 @@ Status EvaluateMany(calcjit_session& s, std::size_t query_count, const std::size
       const std::span<const float> values =
           count == 0 ? std::span<const float>()
                      : std::span<const float>(binding.data + offset, count);
-      CALCJIT_RETURN_IF_ERROR(s.session.BindInput(input.name, values));
+      CALCJIT_RETURN_IF_ERROR(s.session.BindInput(k, values));
     }
     for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
       float* base = s.outputs[k].bound ? s.outputs[k].data : s.owned[k].data();
       const std::span<float> values =
           n == 0 ? std::span<float>() : std::span<float>(base + item_offset, n);
-      CALCJIT_RETURN_IF_ERROR(s.session.BindOutput(schema.outputs[k], values));
+      CALCJIT_RETURN_IF_ERROR(s.session.BindOutput(k, values));
     }
     s.session.SetItemCount(n);
     if (Status status = s.session.Evaluate(); !status.ok()) return InQuery(status, q, query_count);

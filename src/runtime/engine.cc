@@ -1,6 +1,7 @@
 // Engine and Batch: choosing a backend, validating bindings, evaluating.
 #include "calcjit/engine.h"
 
+#include <algorithm>
 #include <future>
 #include <string>
 
@@ -30,7 +31,17 @@ class BatchState {
         owned_outputs_(bound_outputs_.size()),
         output_pointers_(bound_outputs_.size(), nullptr),
         results_(bound_outputs_.size()),
-        workspace_(engine_->executable().NewWorkspace()) {}
+        workspace_(engine_->executable().NewWorkspace()) {
+    memory_ranges_.reserve(inputs_.size() + bound_outputs_.size());
+  }
+
+  // A bound buffer, for the overlap check: [begin, end) in bytes, whose it is.
+  struct MemoryRange {
+    std::uintptr_t begin;
+    std::uintptr_t end;
+    std::size_t index;
+    bool output;
+  };
 
   std::shared_ptr<const CompiledEngine> engine_;
   std::size_t item_count_ = 0;
@@ -43,6 +54,7 @@ class BatchState {
   std::vector<float*> output_pointers_;
   std::vector<std::span<float>> results_;
   std::unique_ptr<Workspace> workspace_;
+  std::vector<MemoryRange> memory_ranges_;  // reserved once: checking allocates nothing
 };
 
 }  // namespace internal
@@ -124,34 +136,54 @@ Result<std::unique_ptr<backend::Executable>> MakeVm(std::shared_ptr<const ir::Ev
   return vm::MakeVmExecutable(std::move(plan), vm_options);
 }
 
-bool Overlaps(std::span<const float> a, std::span<const float> b) {
-  if (a.empty() || b.empty()) return false;
-  const auto a_begin = reinterpret_cast<std::uintptr_t>(a.data());
-  const auto b_begin = reinterpret_cast<std::uintptr_t>(b.data());
-  return a_begin < b_begin + b.size_bytes() && b_begin < a_begin + a.size_bytes();
-}
-
 // The backends read inputs and write outputs in blocks, in any order (the JIT
 // tells LLVM the iterations are independent), so an output that shares memory
 // with an input or another output would give a wrong answer, not an error.
-// Refuse it instead.
-Status CheckOutputsOverlapNothing(const Schema& schema, const internal::BatchState& state) {
+// Refuse it instead. Inputs may share memory with each other. Sorting the
+// bound buffers by address and sweeping keeps this O(k log k) for sets with
+// hundreds of outputs.
+Status CheckOutputsOverlapNothing(const Schema& schema, internal::BatchState& state) {
+  using Range = internal::BatchState::MemoryRange;
+  std::vector<Range>& ranges = state.memory_ranges_;
+  ranges.clear();
+  auto add = [&](const float* data, std::size_t size, std::size_t index, bool output) {
+    if (size == 0) return;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    ranges.push_back(Range{begin, begin + size * sizeof(float), index, output});
+  };
+  bool any_output = false;
   for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
     if (!state.output_bound_[k]) continue;
-    const std::span<const float> out = state.bound_outputs_[k];
-    for (std::size_t slot = 0; slot < schema.inputs.size(); ++slot) {
-      if (state.input_bound_[slot] && Overlaps(out, state.inputs_[slot])) {
-        return UserError("output '" + schema.outputs[k] + "' shares memory with input '" +
-                             schema.inputs[slot].name + "'; outputs need buffers of their own",
-                         schema.outputs[k]);
-      }
+    add(state.bound_outputs_[k].data(), state.bound_outputs_[k].size(), k, true);
+    any_output = true;
+  }
+  if (!any_output) return Status::Ok();
+  for (std::size_t slot = 0; slot < schema.inputs.size(); ++slot) {
+    if (state.input_bound_[slot])
+      add(state.inputs_[slot].data(), state.inputs_[slot].size(), slot, false);
+  }
+  std::sort(ranges.begin(), ranges.end(),
+            [](const Range& a, const Range& b) { return a.begin < b.begin; });
+  // The earlier range reaching furthest, and the earlier output reaching
+  // furthest: a range overlaps an earlier one iff it starts before its end.
+  const Range* furthest = nullptr;
+  const Range* furthest_output = nullptr;
+  auto name = [&](const Range& r) {
+    return r.output ? "output '" + schema.outputs[r.index] + "'"
+                    : "input '" + schema.inputs[r.index].name + "'";
+  };
+  for (const Range& r : ranges) {
+    const Range* other = r.output ? furthest : furthest_output;
+    if (other != nullptr && r.begin < other->end) {
+      const Range& output = r.output ? r : *other;
+      const Range& second = r.output ? *other : r;
+      return UserError(name(output) + " shares memory with " + name(second) +
+                           "; each output needs a buffer of its own",
+                       schema.outputs[output.index]);
     }
-    for (std::size_t other = 0; other < k; ++other) {
-      if (state.output_bound_[other] && Overlaps(out, state.bound_outputs_[other])) {
-        return UserError("outputs '" + schema.outputs[other] + "' and '" + schema.outputs[k] +
-                             "' share memory; each output needs a buffer of its own",
-                         schema.outputs[k]);
-      }
+    if (furthest == nullptr || r.end > furthest->end) furthest = &r;
+    if (r.output && (furthest_output == nullptr || r.end > furthest_output->end)) {
+      furthest_output = &r;
     }
   }
   return Status::Ok();

@@ -314,8 +314,16 @@ Status Session::BindInput(std::string_view name, std::span<const float> values) 
                          std::to_string(state_->schema_version_) + " does not read it)",
                      std::string(name));
   }
-  state_->inputs_[*index] = values;
-  if (state_->batch_) return state_->batch_->BindInput(*index, values);
+  return BindInput(*index, values);
+}
+
+Status Session::BindInput(std::size_t input_index, std::span<const float> values) {
+  if (input_index >= state_->inputs_.size()) {
+    return UserError("input index " + std::to_string(input_index) + " is out of range (" +
+                     std::to_string(state_->inputs_.size()) + " inputs)");
+  }
+  state_->inputs_[input_index] = values;
+  if (state_->batch_) return state_->batch_->BindInput(input_index, values);
   return Status::Ok();
 }
 
@@ -326,8 +334,16 @@ Status Session::BindOutput(std::string_view name, std::span<float> values) {
                          std::to_string(state_->schema_version_) + " does not compute it)",
                      std::string(name));
   }
-  state_->outputs_[*index] = values;
-  if (state_->batch_) return state_->batch_->BindOutput(*index, values);
+  return BindOutput(*index, values);
+}
+
+Status Session::BindOutput(std::size_t output_index, std::span<float> values) {
+  if (output_index >= state_->outputs_.size()) {
+    return UserError("output index " + std::to_string(output_index) + " is out of range (" +
+                     std::to_string(state_->outputs_.size()) + " outputs)");
+  }
+  state_->outputs_[output_index] = values;
+  if (state_->batch_) return state_->batch_->BindOutput(output_index, values);
   return Status::Ok();
 }
 
