@@ -62,7 +62,7 @@ class CsvEvaluation {
 
   // Evaluates every batch; `on_batch` (if set) hears each batch's item count.
   Status Run(const std::function<void(std::size_t)>& on_batch = nullptr) {
-    const std::size_t rows = table_.row_count();
+    const std::size_t rows = row_count();
     CALCJIT_RETURN_IF_ERROR(ReadItemInputs());
     results_.assign(schema_.outputs.size(), std::vector<float>(rows));
     Batch batch(engine_);
@@ -112,6 +112,11 @@ class CsvEvaluation {
     return Status::Ok();
   }
 
+  // Evaluates and renders only the first `rows` rows (whole batches: a
+  // streamed chunk keeps its last, perhaps unfinished, batch for the next).
+  void LimitRows(std::size_t rows) { row_limit_ = rows; }
+  std::size_t row_count() const { return std::min(row_limit_, table_.row_count()); }
+
   // After Run: an output's value for every row.
   const std::vector<float>& Results(std::size_t output) const { return results_[output]; }
   // Where each engine input is read from (by slot).
@@ -150,7 +155,7 @@ class CsvEvaluation {
       out += '\n';
     }
     char buffer[48];
-    for (std::size_t row = 0; row < table_.row_count(); ++row) {
+    for (std::size_t row = 0; row < row_count(); ++row) {
       first = true;
       for (std::size_t column : keep_) {
         separator();
@@ -229,8 +234,8 @@ class CsvEvaluation {
       if (schema_.inputs[slot].scope != Scope::kItem) continue;
       const std::vector<std::size_t>& columns = inputs_[slot].columns;
       std::vector<float>& values = item_values_[slot];
-      values.resize(table_.row_count() * columns.size());
-      for (std::size_t row = 0; row < table_.row_count(); ++row) {
+      values.resize(row_count() * columns.size());
+      for (std::size_t row = 0; row < row_count(); ++row) {
         for (std::size_t k = 0; k < columns.size(); ++k) {
           CALCJIT_RETURN_IF_ERROR(
               ReadCell(table_, row, columns[k], &values[row * columns.size() + k]));
@@ -265,6 +270,7 @@ class CsvEvaluation {
   std::vector<std::vector<float>> item_values_;  // by slot (item inputs only)
   std::vector<std::vector<float>> results_;      // by output
   std::vector<float> empty_query_values_;
+  std::size_t row_limit_ = static_cast<std::size_t>(-1);
 };
 
 }  // namespace calcjit::cli

@@ -119,11 +119,11 @@ Status StreamByGroup(const Engine& engine, const EvalOptions& options, std::istr
     if (!table.ok()) return table.status();
     // Keep the last batch for the next chunk unless the file ended: its rows
     // may go on there. A chunk that is all one batch grows until it ends.
+    CsvEvaluation evaluation(engine, *table);
+    CALCJIT_RETURN_IF_ERROR(evaluation.Bind(options));
     std::size_t take = table->row_count();
     if (more && take > 0) {
-      CsvEvaluation probe(engine, *table);
-      CALCJIT_RETURN_IF_ERROR(probe.Bind(options));
-      const std::size_t last_batch = probe.BatchOf(take - 1).first;
+      const std::size_t last_batch = evaluation.BatchOf(take - 1).first;
       if (last_batch == 0) {
         limit *= 2;
         continue;
@@ -131,14 +131,7 @@ Status StreamByGroup(const Engine& engine, const EvalOptions& options, std::istr
       take = last_batch;
       limit = kChunkBytes;
     }
-    if (take < table->row_count()) {
-      text = header;
-      for (std::size_t k = 0; k < take; ++k) text += records[k];
-      table = ParseCsv(text, rows_before, lines_before);
-      if (!table.ok()) return table.status();
-    }
-    CsvEvaluation evaluation(engine, *table);
-    CALCJIT_RETURN_IF_ERROR(evaluation.Bind(options));
+    evaluation.LimitRows(take);
     CALCJIT_RETURN_IF_ERROR(evaluation.Run([&](std::size_t n) { progress.Add(n); }));
     CALCJIT_RETURN_IF_ERROR(out.Append(evaluation.Render(first_chunk)));
     first_chunk = false;

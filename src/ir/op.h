@@ -80,6 +80,25 @@ constexpr int FixedArity(OpKind kind) {
   return 0;
 }
 
+// IEEE +, *, ==, != and the IEEE 754-2019 minimum/maximum are commutative in
+// every bit we can observe (a NaN's payload is not observable), so their
+// operands can be ordered canonically (the optimizer shares a+b with b+a).
+constexpr bool IsCommutative(Op op) {
+  switch (op) {
+    case Op::kAdd:
+    case Op::kMul:
+    case Op::kMin:
+    case Op::kMax:
+    case Op::kEq:
+    case Op::kNe:
+    case Op::kAnd:
+    case Op::kOr:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // The operator with this number in the Operator enum of `kind`'s message.
 std::optional<Op> OpFromProtoNumber(OpKind kind, int number);
 // The operator of `kind` named `name` ("DIV" or "OPERATOR_DIV").

@@ -11,25 +11,6 @@ namespace {
 using ir::Op;
 using ir::OpKind;
 
-// IEEE +, *, ==, != and the IEEE 754-2019 minimum/maximum are commutative in
-// every bit we can observe (a NaN's payload is not observable), so their
-// operands can be ordered canonically and a+b shares a node with b+a.
-bool IsCommutative(Op op) {
-  switch (op) {
-    case Op::kAdd:
-    case Op::kMul:
-    case Op::kMin:
-    case Op::kMax:
-    case Op::kEq:
-    case Op::kNe:
-    case Op::kAnd:
-    case Op::kOr:
-      return true;
-    default:
-      return false;
-  }
-}
-
 class Builder {
  public:
   Builder(std::shared_ptr<const ir::EvalPlan> plan, bool hash_consing)
@@ -60,7 +41,7 @@ class Builder {
 
  private:
   ValueId Add(Op op, std::vector<ValueId> operands, float constant = 0.0f) {
-    if (operands.size() == 2 && IsCommutative(op) && operands[1] < operands[0]) {
+    if (operands.size() == 2 && ir::IsCommutative(op) && operands[1] < operands[0]) {
       std::swap(operands[0], operands[1]);
     }
     DagNode node;

@@ -116,6 +116,7 @@ Status ServingState::SetShadow(const ShadowOptions& options) {
     if (worker_ == nullptr) worker_ = std::make_unique<ShadowWorker>();
   }
   shadow_.store(options.fraction > 0.0 ? std::make_shared<const ShadowOptions>(options) : nullptr);
+  shadow_on_.store(options.fraction > 0.0, std::memory_order_relaxed);
   return Status::Ok();
 }
 
@@ -416,9 +417,11 @@ Status Session::Evaluate() {
   }
   stats.evaluations.fetch_add(1, std::memory_order_relaxed);
   stats.items.fetch_add(s.item_count_, std::memory_order_relaxed);
-  if (std::shared_ptr<const ShadowOptions> shadow = s.serving_->Shadow()) {
-    if (s.serving_->Sample(shadow->fraction)) {
-      internal::SubmitShadow(*s.serving_, version, std::move(shadow), s, *s.batch_);
+  if (s.serving_->ShadowOn()) {
+    if (std::shared_ptr<const ShadowOptions> shadow = s.serving_->Shadow()) {
+      if (s.serving_->Sample(shadow->fraction)) {
+        internal::SubmitShadow(*s.serving_, version, std::move(shadow), s, *s.batch_);
+      }
     }
   }
   return Status::Ok();

@@ -99,6 +99,9 @@ class ServingState {
   void WaitForJit() const;
 
   Status SetShadow(const ShadowOptions& options);
+  // Evaluations check the flag (a relaxed load) before they load the options,
+  // so that without shadowing the hot path takes no shared_ptr's lock bit.
+  bool ShadowOn() const { return shadow_on_.load(std::memory_order_relaxed); }
   std::shared_ptr<const ShadowOptions> Shadow() const { return shadow_.load(); }
   // Whether this evaluation is one the shadow samples.
   bool Sample(double fraction);
@@ -121,6 +124,7 @@ class ServingState {
   std::vector<Compilation> jit_threads_;  // finished ones are joined at the next reload
 
   AtomicShared<const ShadowOptions> shadow_;
+  std::atomic<bool> shadow_on_{false};
   std::atomic<std::uint64_t> sampled_{0};
   mutable std::mutex worker_mutex_;
   std::unique_ptr<ShadowWorker> worker_;

@@ -136,22 +136,6 @@ std::vector<Op> NaryOpsWithoutWeights() {
   return ops;
 }
 
-bool IsCommutative(Op op) {
-  switch (op) {
-    case Op::kAdd:
-    case Op::kMul:
-    case Op::kMin:
-    case Op::kMax:
-    case Op::kEq:
-    case Op::kNe:
-    case Op::kAnd:
-    case Op::kOr:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // ---------------------------------------------------------------------------
 // The generated set, before its references are resolved.
 
@@ -604,7 +588,7 @@ class TextWriter {
       case Kind::kShared: {
         if (spec_.shared.empty()) return Column(e.ref, feature);
         const Expr& shared = spec_.shared[e.ref % spec_.shared.size()];
-        if (e.ref2 % 2 == 1 && shared.kind == Kind::kOp && IsCommutative(shared.op) &&
+        if (e.ref2 % 2 == 1 && shared.kind == Kind::kOp && ir::IsCommutative(shared.op) &&
             shared.operands.size() == 2) {
           Expr swapped = shared;
           std::swap(swapped.operands[0], swapped.operands[1]);
