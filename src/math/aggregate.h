@@ -196,92 +196,106 @@ CALCJIT_KERNEL void BatchCount(std::span<const float> x, std::span<float> out) {
   FillColumn(out, static_cast<float>(count));
 }
 
-// Unsigned order of the result is the order of the non-NaN floats (-0 just
-// below +0).
-CALCJIT_KERNEL std::uint32_t MonotonicBits(float v) {
-  const std::uint32_t bits = FloatBits(v);
-  return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+// The sort key of an item for Rank: unsigned order is the order of the
+// floats, -0 is folded into +0 (they tie by IEEE ==, so they must be equal
+// keys), and NaN gets the largest key so that NaN items sort last. Bit
+// arithmetic rather than `v + 0.0f`, which a caller's DAZ mode would break.
+CALCJIT_KERNEL std::uint32_t RankKey(float v) {
+  std::uint32_t bits = FloatBits(v);
+  bits = (bits & 0x7FFFFFFFu) == 0 ? 0u : bits;
+  const std::uint32_t monotonic = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+  return IsNanItem(v) ? 0xFFFFFFFFu : monotonic;
 }
 
 // Sorts 64-bit keys by their upper 32 bits: an LSD radix sort, one pass per
 // byte of the value, skipping the bytes all keys share (the order among equal
-// values does not matter to rank). `temp` is as large as `keys`; the result
-// ends in `keys`. 256 buckets keep the fixed cost small for a few thousand items.
-CALCJIT_KERNEL void RadixSortByValue(std::span<std::uint64_t> keys, std::span<std::uint64_t> temp) {
-  std::uint32_t counts[4][256] = {};
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    const auto value = static_cast<std::uint32_t>(keys[i] >> 32);
-    ++counts[0][value & 0xFF];
-    ++counts[1][(value >> 8) & 0xFF];
-    ++counts[2][(value >> 16) & 0xFF];
-    ++counts[3][value >> 24];
+// values does not matter to rank). `temp` is as large as `keys`; returns the
+// buffer that holds the result. 256 buckets keep the fixed cost small for a
+// few thousand items. Two things keep equal digits in a row (common in the
+// high bytes, where values share an exponent) from serializing on the
+// store-to-load latency of one counter: the histogram counts even and odd
+// items apart, and the scatter takes two keys at a time, giving the second
+// its slot from the first's when their digits agree.
+CALCJIT_KERNEL std::uint64_t* RadixSortByValue(std::span<std::uint64_t> keys,
+                                               std::span<std::uint64_t> temp) {
+  const std::size_t n = keys.size();
+  std::uint32_t counts[2][4][256] = {};
+  std::size_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    const auto a = static_cast<std::uint32_t>(keys[i] >> 32);
+    const auto b = static_cast<std::uint32_t>(keys[i + 1] >> 32);
+    for (int digit = 0; digit < 4; ++digit) {
+      ++counts[0][digit][(a >> (8 * digit)) & 0xFF];
+      ++counts[1][digit][(b >> (8 * digit)) & 0xFF];
+    }
+  }
+  if (i < n) {
+    const auto a = static_cast<std::uint32_t>(keys[i] >> 32);
+    for (int digit = 0; digit < 4; ++digit) ++counts[0][digit][(a >> (8 * digit)) & 0xFF];
   }
   std::uint64_t* from = keys.data();
   std::uint64_t* to = temp.data();
-  for (int pass = 0; pass < 4; ++pass) {
+  for (int digit = 0; digit < 4; ++digit) {
+    std::uint32_t* slot = counts[0][digit];  // becomes each bucket's next free slot
+    const std::uint32_t* odd = counts[1][digit];
     std::uint32_t offset = 0;
     bool one_bucket = false;
     for (std::size_t b = 0; b < 256; ++b) {
-      const std::uint32_t here = counts[pass][b];
-      one_bucket = one_bucket || here == keys.size();
-      counts[pass][b] = offset;
+      const std::uint32_t here = slot[b] + odd[b];
+      one_bucket = one_bucket || here == n;
+      slot[b] = offset;
       offset += here;
     }
     if (one_bucket) continue;  // every key has the same byte here
-    const int shift = 32 + 8 * pass;
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      to[counts[pass][(from[i] >> shift) & 0xFF]++] = from[i];
+    const int shift = 32 + 8 * digit;
+    std::size_t j = 0;
+    for (; j + 2 <= n; j += 2) {
+      const std::uint64_t k0 = from[j];
+      const std::uint64_t k1 = from[j + 1];
+      const std::size_t b0 = (k0 >> shift) & 0xFF;
+      const std::size_t b1 = (k1 >> shift) & 0xFF;
+      const std::uint32_t p0 = slot[b0];
+      const std::uint32_t p1 = b0 == b1 ? p0 + 1 : slot[b1];
+      slot[b0] = p0 + 1;
+      slot[b1] = p1 + 1;  // after slot[b0]: when b0 == b1 this is p0 + 2
+      to[p0] = k0;
+      to[p1] = k1;
     }
+    if (j < n) to[slot[(from[j] >> shift) & 0xFF]++] = from[j];
     std::uint64_t* swap = from;
     from = to;
     to = swap;
   }
-  if (from != keys.data()) {
-    for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = from[i];
-  }
-}
-
-// Whether two keys hold equal values by IEEE ==: equal bits, or -0 and +0.
-CALCJIT_KERNEL bool SameValue(std::uint64_t a, std::uint64_t b) {
-  constexpr std::uint32_t kPlusZero = 0x80000000u;   // MonotonicBits(+0)
-  constexpr std::uint32_t kMinusZero = 0x7FFFFFFFu;  // MonotonicBits(-0)
-  const auto va = static_cast<std::uint32_t>(a >> 32);
-  const auto vb = static_cast<std::uint32_t>(b >> 32);
-  const bool a_zero = va == kPlusZero || va == kMinusZero;
-  const bool b_zero = vb == kPlusZero || vb == kMinusZero;
-  return va == vb || (a_zero && b_zero);
+  return from;
 }
 
 // 1 + the number of non-NaN items greater than the item; ties (IEEE ==, so
-// -0 ties +0) share the best rank. The non-NaN items are sorted as keys (the
-// value's monotonic bits, then the item index) and ranks are handed out from
-// the largest down, a group of equal values at a time. `scratch` holds at
-// least 2 * x.size() keys.
+// -0 ties +0) share the best rank. The items are sorted as keys (RankKey in
+// the upper half, the item index in the lower) and ranks are handed out from
+// the largest value down: an item starts a new group, and takes 1 + the
+// number of items above it, unless its key equals the one above. `scratch`
+// holds at least 2 * x.size() keys.
 CALCJIT_KERNEL void Rank(std::span<const float> x, std::span<float> out,
                          std::span<std::uint64_t> scratch) {
-  // NaN items get the largest key, so they sort after every value and are
-  // left out by `count`; this keeps the loop free of branches (it vectorizes).
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
+  const std::size_t n = x.size();
+  std::size_t count = 0;  // the non-NaN items, which sort first
+  for (std::size_t i = 0; i < n; ++i) {
     const float v = x[i];
-    const std::uint32_t value = IsNanItem(v) ? 0xFFFFFFFFu : MonotonicBits(v);
-    scratch[i] = (static_cast<std::uint64_t>(value) << 32) | i;
+    scratch[i] = (static_cast<std::uint64_t>(RankKey(v)) << 32) | i;
     count += IsNanItem(v) ? 0 : 1;
   }
-  const std::span<std::uint64_t> keys = scratch.first(x.size());
-  RadixSortByValue(keys, scratch.subspan(x.size(), x.size()));
-  for (std::size_t k = count; k < x.size(); ++k) {
-    const std::size_t item = keys[k] & 0xFFFFFFFFu;
+  const std::uint64_t* sorted = RadixSortByValue(scratch.first(n), scratch.subspan(n, n));
+  for (std::size_t k = count; k < n; ++k) {
+    const std::size_t item = sorted[k] & 0xFFFFFFFFu;
     out[item] = x[item];  // a NaN item stays NaN (out may be x: it is NaN there too)
   }
-  std::size_t greater = 0;
-  for (std::size_t end = count; end > 0;) {
-    std::size_t begin = end - 1;
-    while (begin > 0 && SameValue(keys[begin - 1], keys[end - 1])) --begin;
-    const float rank = static_cast<float>(1 + greater);
-    for (std::size_t k = begin; k < end; ++k) out[keys[k] & 0xFFFFFFFFu] = rank;
-    greater += end - begin;
-    end = begin;
+  std::uint64_t above = 0;  // the key of the item above, once there is one
+  std::uint32_t rank = 1;
+  for (std::size_t k = count; k-- > 0;) {
+    const std::uint64_t value = sorted[k] >> 32;
+    rank = (k + 1 == count || value != above) ? static_cast<std::uint32_t>(count - k) : rank;
+    above = value;
+    out[sorted[k] & 0xFFFFFFFFu] = static_cast<float>(rank);
   }
 }
 

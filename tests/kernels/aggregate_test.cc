@@ -102,22 +102,48 @@ TEST(AggregateTest, SumMeanStdFollowTheStripedFloat64Order) {
   }
 }
 
+// Rank by its definition, item against item.
+void ExpectRanksByDefinition(const std::vector<float>& x) {
+  std::vector<float> out(x.size());
+  std::vector<std::uint64_t> scratch(2 * x.size());
+  Rank(x, out, scratch);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i])) {
+      ASSERT_TRUE(std::isnan(out[i])) << "item " << i;
+      continue;
+    }
+    std::size_t greater = 0;
+    for (float v : x) greater += (!std::isnan(v) && v > x[i]);
+    ASSERT_EQ(out[i], static_cast<float>(1 + greater)) << "item " << i << " of " << x.size();
+  }
+}
+
 TEST(AggregateTest, RankCountsGreaterNonNanItems) {
   std::mt19937 rng(11);
-  for (std::size_t n : {0u, 1u, 2u, 9u, 100u, 1000u}) {
-    const std::vector<float> x = RandomColumn(rng, n, true);
-    std::vector<float> out(n);
-    std::vector<std::uint64_t> scratch(2 * n);
-    Rank(x, out, scratch);
+  for (std::size_t n : {0u, 1u, 2u, 3u, 9u, 100u, 257u, 1000u, 4097u}) {
+    ExpectRanksByDefinition(RandomColumn(rng, n, true));
+  }
+}
+
+// The radix sort skips bytes that all values share and takes keys two at a
+// time, pairing equal digits: columns where every byte position is shared,
+// where only the low or only the high bytes differ, and runs of equal values.
+TEST(AggregateTest, RankOnColumnsThatShareBytes) {
+  std::mt19937 rng(12);
+  std::uniform_int_distribution<int> small(0, 4);
+  for (std::size_t n : {1u, 2u, 5u, 64u, 999u, 2000u}) {
+    std::vector<float> same(n, 3.5f), few(n), one_octave(n), signs(n), runs(n);
     for (std::size_t i = 0; i < n; ++i) {
-      if (std::isnan(x[i])) {
-        EXPECT_TRUE(std::isnan(out[i]));
-        continue;
-      }
-      std::size_t greater = 0;
-      for (float v : x) greater += (!std::isnan(v) && v > x[i]);
-      EXPECT_EQ(out[i], static_cast<float>(1 + greater)) << "item " << i;
+      few[i] = static_cast<float>(small(rng));
+      one_octave[i] = 1.0f + static_cast<float>(small(rng)) * 0x1p-23f;  // low byte differs
+      signs[i] = small(rng) < 2 ? -0.0f : (small(rng) < 2 ? 0.0f : -1e30f);
+      runs[i] = static_cast<float>(i / 7) * (i % 3 == 0 ? 1.0f : kNan);
     }
+    ExpectRanksByDefinition(same);
+    ExpectRanksByDefinition(few);
+    ExpectRanksByDefinition(one_octave);
+    ExpectRanksByDefinition(signs);
+    ExpectRanksByDefinition(runs);
   }
 }
 
