@@ -92,10 +92,13 @@ class PieceGenerator {
     access_group_ = llvm::MDNode::getDistinct(context_, {});
     item_ = item;
     read_values_.assign(piece_.reads.size(), nullptr);
-    for (const vm::PieceNode& node : piece_.nodes) values_.push_back(Emit(node));
+    values_.assign(piece_.nodes.size(), nullptr);
+    // Each write is computed and stored in turn, every node emitted just
+    // before its first use: the fewer values live across the kernels' calls
+    // (which clobber every vector register), the fewer spills.
     for (std::size_t w = 0; w < piece_.writes.size(); ++w) {
       const vm::PieceWrite& write = piece_.writes[w];
-      llvm::Value* value = values_[write.node];
+      llvm::Value* value = Demand(write.node);
       if (write.target.loc == vm::Loc::kOutput) {
         value = Call("calcjit_canonicalize", {value}, "canonical");
       }
@@ -156,6 +159,34 @@ class PieceGenerator {
       }
     }
     return nullptr;
+  }
+
+  // The value of `root`, emitting the nodes it needs that are not emitted
+  // yet, operands first (depth first, without recursion: formulas may be
+  // thousands of nodes deep).
+  llvm::Value* Demand(std::uint32_t root) {
+    std::vector<std::uint32_t> stack = {root};
+    while (!stack.empty()) {
+      const std::uint32_t index = stack.back();
+      if (values_[index] != nullptr) {
+        stack.pop_back();
+        continue;
+      }
+      const vm::PieceNode& node = piece_.nodes[index];
+      const std::size_t pending = stack.size();
+      // Pushed last to first, so that operands are emitted in their order.
+      for (std::uint32_t o = node.operand_count; o-- > 0;) {
+        const PieceOperand& operand = piece_.operands[node.first_operand + o];
+        if (operand.kind == PieceOperand::Kind::kNode && values_[operand.index] == nullptr) {
+          stack.push_back(operand.index);
+        }
+      }
+      if (stack.size() == pending) {
+        values_[index] = Emit(node);
+        stack.pop_back();
+      }
+    }
+    return values_[root];
   }
 
   llvm::Value* Emit(const vm::PieceNode& node) {

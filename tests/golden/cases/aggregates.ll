@@ -123,23 +123,23 @@ items:                                            ; preds = %items, %entry
   %8 = getelementptr inbounds float, ptr %relevance, i64 %i
   %relevance1 = load float, ptr %8, align 4, !llvm.access.group !0
   %share2 = call float @calcjit_op_Div(float %relevance1, float %share)
-  %9 = getelementptr inbounds float, ptr %top, i64 %i
-  %top3 = load float, ptr %9, align 4, !llvm.access.group !0
-  %top4 = call float @calcjit_op_Le(float %top3, float 3.000000e+00)
-  %score = call float @calcjit_op_Mul(float %share2, float %boost)
-  %score5 = call float @calcjit_op_If(float %top4, float 0x3FB99999A0000000, float 0.000000e+00)
-  %score6 = call float @calcjit_op_Add(float %score, float %score5)
-  %10 = getelementptr inbounds float, ptr %z, i64 %i
-  %z7 = load float, ptr %10, align 4, !llvm.access.group !0
-  %score8 = call float @calcjit_op_Mul(float %z7, float 0x3F847AE140000000)
-  %score9 = call float @calcjit_op_Sub(float %score6, float %score8)
   %canonical = call float @calcjit_canonicalize(float %share2)
-  %11 = getelementptr inbounds float, ptr %out.share, i64 %i
-  store float %canonical, ptr %11, align 4, !llvm.access.group !0
-  %canonical10 = call float @calcjit_canonicalize(float %top4)
-  %12 = getelementptr inbounds float, ptr %out.top, i64 %i
-  store float %canonical10, ptr %12, align 4, !llvm.access.group !0
-  %canonical11 = call float @calcjit_canonicalize(float %score9)
+  %9 = getelementptr inbounds float, ptr %out.share, i64 %i
+  store float %canonical, ptr %9, align 4, !llvm.access.group !0
+  %10 = getelementptr inbounds float, ptr %top, i64 %i
+  %top3 = load float, ptr %10, align 4, !llvm.access.group !0
+  %top4 = call float @calcjit_op_Le(float %top3, float 3.000000e+00)
+  %canonical5 = call float @calcjit_canonicalize(float %top4)
+  %11 = getelementptr inbounds float, ptr %out.top, i64 %i
+  store float %canonical5, ptr %11, align 4, !llvm.access.group !0
+  %score = call float @calcjit_op_Mul(float %share2, float %boost)
+  %score6 = call float @calcjit_op_If(float %top4, float 0x3FB99999A0000000, float 0.000000e+00)
+  %score7 = call float @calcjit_op_Add(float %score, float %score6)
+  %12 = getelementptr inbounds float, ptr %z, i64 %i
+  %z8 = load float, ptr %12, align 4, !llvm.access.group !0
+  %score9 = call float @calcjit_op_Mul(float %z8, float 0x3F847AE140000000)
+  %score10 = call float @calcjit_op_Sub(float %score7, float %score9)
+  %canonical11 = call float @calcjit_canonicalize(float %score10)
   %13 = getelementptr inbounds float, ptr %out.score, i64 %i
   store float %canonical11, ptr %13, align 4, !llvm.access.group !0
   %next = add nuw nsw i64 %i, 1
@@ -152,6 +152,8 @@ done:                                             ; preds = %items, %entry
 
 declare float @calcjit_op_Div(float, float)
 
+declare float @calcjit_canonicalize(float)
+
 declare float @calcjit_op_Le(float, float)
 
 declare float @calcjit_op_Mul(float, float)
@@ -161,8 +163,6 @@ declare float @calcjit_op_If(float, float, float)
 declare float @calcjit_op_Add(float, float)
 
 declare float @calcjit_op_Sub(float, float)
-
-declare float @calcjit_canonicalize(float)
 
 attributes #0 = { nounwind }
 

@@ -133,25 +133,25 @@ vector.body:                                      ; preds = %vector.body, %vecto
   %5 = getelementptr inbounds float, ptr %relevance, i64 %index
   %wide.load = load <8 x float>, ptr %5, align 4, !llvm.access.group !5
   %6 = fdiv <8 x float> %wide.load, %broadcast.splat
-  %7 = getelementptr inbounds float, ptr %top, i64 %index
-  %wide.load12 = load <8 x float>, ptr %7, align 4, !llvm.access.group !5
-  %8 = fcmp ole <8 x float> %wide.load12, <float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00>
-  %9 = select <8 x i1> %8, <8 x float> <float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00>, <8 x float> zeroinitializer
-  %10 = fmul <8 x float> %broadcast.splat14, %6
-  %11 = select <8 x i1> %8, <8 x float> <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>, <8 x float> zeroinitializer
-  %12 = fadd <8 x float> %10, %11
-  %13 = getelementptr inbounds float, ptr %z, i64 %index
-  %wide.load15 = load <8 x float>, ptr %13, align 4, !llvm.access.group !5
-  %14 = fmul <8 x float> %wide.load15, <float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000>
-  %15 = fsub <8 x float> %12, %14
-  %16 = fcmp uno <8 x float> %6, zeroinitializer
-  %17 = select <8 x i1> %16, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %6
-  %18 = getelementptr inbounds float, ptr %out.share, i64 %index
-  store <8 x float> %17, ptr %18, align 4, !llvm.access.group !5
-  %19 = getelementptr inbounds float, ptr %out.top, i64 %index
-  store <8 x float> %9, ptr %19, align 4, !llvm.access.group !5
-  %20 = fcmp uno <8 x float> %15, zeroinitializer
-  %21 = select <8 x i1> %20, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %15
+  %7 = fcmp uno <8 x float> %6, zeroinitializer
+  %8 = select <8 x i1> %7, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %6
+  %9 = getelementptr inbounds float, ptr %out.share, i64 %index
+  store <8 x float> %8, ptr %9, align 4, !llvm.access.group !5
+  %10 = getelementptr inbounds float, ptr %top, i64 %index
+  %wide.load12 = load <8 x float>, ptr %10, align 4, !llvm.access.group !5
+  %11 = fcmp ole <8 x float> %wide.load12, <float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00>
+  %12 = select <8 x i1> %11, <8 x float> <float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00>, <8 x float> zeroinitializer
+  %13 = getelementptr inbounds float, ptr %out.top, i64 %index
+  store <8 x float> %12, ptr %13, align 4, !llvm.access.group !5
+  %14 = fmul <8 x float> %broadcast.splat14, %6
+  %15 = select <8 x i1> %11, <8 x float> <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>, <8 x float> zeroinitializer
+  %16 = fadd <8 x float> %14, %15
+  %17 = getelementptr inbounds float, ptr %z, i64 %index
+  %wide.load15 = load <8 x float>, ptr %17, align 4, !llvm.access.group !5
+  %18 = fmul <8 x float> %wide.load15, <float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000>
+  %19 = fsub <8 x float> %16, %18
+  %20 = fcmp uno <8 x float> %19, zeroinitializer
+  %21 = select <8 x i1> %20, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %19
   %22 = getelementptr inbounds float, ptr %out.score, i64 %index
   store <8 x float> %21, ptr %22, align 4, !llvm.access.group !5
   %index.next = add nuw i64 %index, 8

@@ -58,22 +58,22 @@ items:                                            ; preds = %items, %entry
   %clicks4 = load float, ptr %8, align 4, !llvm.access.group !0
   %a5 = call float @calcjit_op_Mul(float 5.000000e-01, float %clicks4)
   %a6 = call float @calcjit_op_Add(float %a3, float %a5)
-  %b = call float @calcjit_op_Div(float %a3, float %q)
-  %b7 = call float @calcjit_op_Add(float %a6, float %b)
-  %c = call float @calcjit_op_Mul(float %a6, float 2.500000e-01)
-  %c8 = call float @calcjit_op_Mul(float %b7, float 7.500000e-01)
-  %c9 = call float @calcjit_op_Add(float %c, float %c8)
-  %c10 = call float @calcjit_op_Add(float 6.000000e+00, float %c9)
   %canonical = call float @calcjit_canonicalize(float %a6)
   %9 = getelementptr inbounds float, ptr %out.a, i64 %i
   store float %canonical, ptr %9, align 4, !llvm.access.group !0
-  %canonical11 = call float @calcjit_canonicalize(float %b7)
+  %b = call float @calcjit_op_Div(float %a3, float %q)
+  %b7 = call float @calcjit_op_Add(float %a6, float %b)
+  %canonical8 = call float @calcjit_canonicalize(float %b7)
   %10 = getelementptr inbounds float, ptr %out.b, i64 %i
-  store float %canonical11, ptr %10, align 4, !llvm.access.group !0
-  %canonical12 = call float @calcjit_canonicalize(float %c10)
+  store float %canonical8, ptr %10, align 4, !llvm.access.group !0
+  %c = call float @calcjit_op_Mul(float %a6, float 2.500000e-01)
+  %c9 = call float @calcjit_op_Mul(float %b7, float 7.500000e-01)
+  %c10 = call float @calcjit_op_Add(float %c, float %c9)
+  %c11 = call float @calcjit_op_Add(float 6.000000e+00, float %c10)
+  %canonical12 = call float @calcjit_canonicalize(float %c11)
   %11 = getelementptr inbounds float, ptr %out.c, i64 %i
   store float %canonical12, ptr %11, align 4, !llvm.access.group !0
-  %canonical13 = call float @calcjit_canonicalize(float %c10)
+  %canonical13 = call float @calcjit_canonicalize(float %c11)
   %12 = getelementptr inbounds float, ptr %out.c1, i64 %i
   store float %canonical13, ptr %12, align 4, !llvm.access.group !0
   %next = add nuw nsw i64 %i, 1
@@ -96,9 +96,9 @@ declare float @calcjit_op_Mul(float, float)
 
 declare float @calcjit_op_Add(float, float)
 
-declare float @calcjit_op_Div(float, float)
-
 declare float @calcjit_canonicalize(float)
+
+declare float @calcjit_op_Div(float, float)
 
 attributes #0 = { nounwind }
 attributes #1 = { nounwind willreturn memory(none) "vector-function-abi-variant"="_ZGVbN4v_calcjit_vec_Log1p(_ZGVbN4v_calcjit_vec_Log1p),_ZGVdN8v_calcjit_vec_Log1p(_ZGVdN8v_calcjit_vec_Log1p)" }

@@ -63,22 +63,22 @@ vector.body:                                      ; preds = %vector.body, %vecto
   %wide.load15 = load <8 x float>, ptr %8, align 4, !llvm.access.group !5
   %9 = fmul <8 x float> %wide.load15, <float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01>
   %10 = fadd <8 x float> %7, %9
-  %11 = fdiv <8 x float> %7, %broadcast.splat
-  %12 = fadd <8 x float> %11, %10
-  %13 = fmul <8 x float> %10, <float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01>
-  %14 = fmul <8 x float> %12, <float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01>
-  %15 = fadd <8 x float> %13, %14
-  %16 = fadd <8 x float> %15, <float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00>
-  %17 = fcmp uno <8 x float> %10, zeroinitializer
-  %18 = select <8 x i1> %17, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %10
-  %19 = getelementptr inbounds float, ptr %out.a, i64 %index
-  store <8 x float> %18, ptr %19, align 4, !llvm.access.group !5
-  %20 = fcmp uno <8 x float> %12, zeroinitializer
-  %21 = select <8 x i1> %20, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %12
-  %22 = getelementptr inbounds float, ptr %out.b, i64 %index
-  store <8 x float> %21, ptr %22, align 4, !llvm.access.group !5
-  %23 = fcmp uno <8 x float> %16, zeroinitializer
-  %24 = select <8 x i1> %23, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %16
+  %11 = fcmp uno <8 x float> %10, zeroinitializer
+  %12 = select <8 x i1> %11, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %10
+  %13 = getelementptr inbounds float, ptr %out.a, i64 %index
+  store <8 x float> %12, ptr %13, align 4, !llvm.access.group !5
+  %14 = fdiv <8 x float> %7, %broadcast.splat
+  %15 = fadd <8 x float> %14, %10
+  %16 = fcmp uno <8 x float> %15, zeroinitializer
+  %17 = select <8 x i1> %16, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %15
+  %18 = getelementptr inbounds float, ptr %out.b, i64 %index
+  store <8 x float> %17, ptr %18, align 4, !llvm.access.group !5
+  %19 = fmul <8 x float> %10, <float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01>
+  %20 = fmul <8 x float> %15, <float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01>
+  %21 = fadd <8 x float> %19, %20
+  %22 = fadd <8 x float> %21, <float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00>
+  %23 = fcmp uno <8 x float> %22, zeroinitializer
+  %24 = select <8 x i1> %23, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %22
   %25 = getelementptr inbounds float, ptr %out.c, i64 %index
   store <8 x float> %24, ptr %25, align 4, !llvm.access.group !5
   %26 = getelementptr inbounds float, ptr %out.c1, i64 %index
