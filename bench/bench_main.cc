@@ -9,6 +9,9 @@
 //                          ranking, large; for the VM: optimizing and building the
 //                          program; for the JIT also generating code, on 2 threads,
 //                          and on 1: BM_Prepare/large/jit-1-thread)
+//   BM_Kernel/rank/<column>/<n> the rank kernel alone (src/math, compiled for baseline
+//                          x86-64 here) on columns of prices, of small counts (ties), and
+//                          of signed values with NaN holes; n = 100, 2000, 10000
 //   BM_Reload/<set>/auto   Parse + Compile of the bytes the service is serving
 //   BM_Recompile/<set>/auto the same after the serving engine was released: parse
 //                          and optimize again, JIT pieces from the code cache
@@ -26,6 +29,8 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -36,6 +41,7 @@
 #include <vector>
 
 #include "bench/bench_cases.h"
+#include "math/aggregate.h"
 
 namespace calcjit::bench {
 namespace {
@@ -181,8 +187,49 @@ void RunReload(benchmark::State& state, const std::string& name, const std::stri
   SetPerFeature(state, features);
 }
 
+// The rank kernel alone: the aggregate that dominates the example set
+// (docs/PERFORMANCE.md), on columns shaped like its inputs.
+std::vector<float> RankColumn(const std::string& shape, std::size_t n) {
+  std::vector<float> column(n);
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  for (float& value : column) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const float uniform = static_cast<float>(state >> 40) * 0x1p-24f;  // [0, 1)
+    if (shape == "prices") {
+      value = 1.0f + 999.0f * uniform * uniform;
+    } else if (shape == "counts") {
+      value = static_cast<float>(static_cast<int>(uniform * 50.0f));
+    } else {  // "signed_nan": a tenth missing
+      value = uniform < 0.1f ? std::numeric_limits<float>::quiet_NaN() : (uniform - 0.55f) * 3.0f;
+    }
+  }
+  return column;
+}
+
+void RunRankKernel(benchmark::State& state, const std::string& shape) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const std::vector<float> column = RankColumn(shape, n);
+  std::vector<float> out(n);
+  std::vector<std::uint64_t> scratch(2 * n);
+  for (auto _ : state) {
+    math::Rank(column, out, scratch);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+  state.counters["ns_per_item"] = benchmark::Counter(
+      static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                  benchmark::Counter::kInvert);
+}
+
 void RegisterAll() {
   const std::vector<Mode> modes = AvailableModes();
+  for (const std::string shape : {"prices", "counts", "signed_nan"}) {
+    const std::string name = "BM_Kernel/rank/" + shape;
+    benchmark::RegisterBenchmark(name.c_str(), [shape](benchmark::State& state) {
+      RunRankKernel(state, shape);
+    })->Arg(100)->Arg(2000)->Arg(10000)->Unit(benchmark::kMicrosecond);
+  }
   for (const SeedCase& seed_case : SeedCases()) {
     for (const Mode& mode : modes) {
       const std::string name = std::string("BM_") + seed_case.name + "/" + mode.name;
@@ -268,6 +315,7 @@ class RatioReporter final : public benchmark::BenchmarkReporter {
       if (run.run_type == Run::RT_Aggregate && !median) continue;
       // "BM_Qux/manual" + "2000"
       const std::string& function = run.run_name.function_name;
+      if (function.rfind("BM_Kernel/", 0) == 0) continue;  // no modes to compare
       const double nanoseconds = run.GetAdjustedCPUTime() * Scale(run.time_unit);
       // A median beats single repetitions; without one, the last repetition counts.
       auto record = [&](Entry& entry) {
