@@ -191,6 +191,43 @@ TEST_P(EngineTest, AnOutputOverlappingAnInputPastAnotherIsFound) {
   EXPECT_EQ(f[0], 2.0f);
 }
 
+// More than a few buffers take another path (a sort by address, then a
+// sweep): the same answers.
+TEST_P(EngineTest, OverlapsAmongManyOutputsAreFound) {
+  std::string text = "input x;";
+  for (int k = 0; k < 20; ++k) text += " f" + std::to_string(k) + " = x + " + std::to_string(k) + ";";
+  const Engine engine = CompileFor(ParseText(text), GetParam());
+  std::vector<float> x = {1, 2, 3, 4};
+  std::vector<float> memory(4 * 21, 0.0f);
+  Batch batch(engine);
+  batch.SetItemCount(4);
+  ASSERT_TRUE(batch.BindInput("x", x).ok());
+  // Bound in reverse address order, each in a slot of its own.
+  for (int k = 0; k < 20; ++k) {
+    ASSERT_TRUE(batch.BindOutput("f" + std::to_string(k),
+                                 std::span<float>(memory).subspan(4 * (20 - k), 4))
+                    .ok());
+  }
+  ASSERT_TRUE(engine.Evaluate(batch).ok());
+  EXPECT_EQ(memory[4 * 20], 1.0f);  // f0[0]
+  EXPECT_EQ(memory[7], 23.0f);      // f19[3]
+  // f7 moved one float down, into f8's slot.
+  ASSERT_TRUE(batch.BindOutput("f7", std::span<float>(memory).subspan(4 * 13 - 1, 4)).ok());
+  Status status = engine.Evaluate(batch);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("shares memory with output 'f"), std::string::npos)
+      << status.message();
+  EXPECT_NE(status.message().find("'f7'"), std::string::npos) << status.message();
+  EXPECT_NE(status.message().find("'f8'"), std::string::npos) << status.message();
+  // An output on the input.
+  ASSERT_TRUE(batch.BindOutput("f7", std::span<float>(memory).subspan(4 * 13, 4)).ok());
+  ASSERT_TRUE(batch.BindOutput("f3", std::span<float>(x)).ok());
+  status = engine.Evaluate(batch);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("output 'f3' shares memory with input 'x'"), std::string::npos)
+      << status.message();
+}
+
 TEST_P(EngineTest, OwnedOutputsAreReusedAndCallerOutputsWrittenInPlace) {
   const Engine engine = CompileFor(ParseText("f = x * 2; g = x + 1;"), GetParam());
   Batch batch(engine);
