@@ -61,8 +61,14 @@ void InitializeLlvm() {
 }
 
 // The contract's floating point: no fusing of a*b+c (FPOpFusion::Strict), no
-// fast-math assumptions (the TargetOptions defaults). The code model and
-// relocation model suit code loaded anywhere in the address space.
+// fast-math assumptions (the TargetOptions defaults). The large code model
+// with static relocations: every reference to the piece's constants, and
+// every call into the library, is a 64-bit absolute address. RuntimeDyld's
+// SectionMemoryManager maps an object's code and read-only data separately,
+// and they may land more than 2 GiB apart; the small code model's 32-bit
+// PC-relative references then wrap silently and a piece reads the wrong
+// memory (seen as a rare crash in the reload stress test under
+// AddressSanitizer, whose mappings spread the address space).
 Result<std::unique_ptr<llvm::TargetMachine>> MakeTargetMachine(Isa isa) {
   std::string error;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, error);
@@ -70,8 +76,8 @@ Result<std::unique_ptr<llvm::TargetMachine>> MakeTargetMachine(Isa isa) {
   llvm::TargetOptions options;
   options.AllowFPOpFusion = llvm::FPOpFusion::Strict;
   std::unique_ptr<llvm::TargetMachine> machine(
-      target->createTargetMachine(kTriple, TargetCpu(isa), "", options, llvm::Reloc::PIC_,
-                                  llvm::CodeModel::Small, llvm::CodeGenOpt::Aggressive));
+      target->createTargetMachine(kTriple, TargetCpu(isa), "", options, llvm::Reloc::Static,
+                                  llvm::CodeModel::Large, llvm::CodeGenOpt::Aggressive));
   if (!machine) return InternalError("JIT: cannot make a target machine for " + TargetCpu(isa));
   return machine;
 }
@@ -328,10 +334,10 @@ Result<Prepared> Prepare(const vm::NativePiece& piece, Isa isa, const std::strin
   return prepared;
 }
 
-// Loading, looking up and removing objects in the JIT one at a time: ORC is
-// meant to allow them concurrently, but under the reload stress test
-// (AddressSanitizer build) removing one object while another was being loaded
-// let a running piece lose its read-only data. These steps take microseconds;
+// Loading, looking up and removing objects in the JIT one at a time. This
+// was added when a piece was seen reading unmapped memory under the reload
+// stress test and blamed on concurrent loads and removals; the cause was the
+// code model (MakeTargetMachine). Kept: these steps take microseconds, and
 // code generation, the slow part, still runs in parallel.
 std::mutex& LinkMutex() {
   static auto* mutex = new std::mutex();
