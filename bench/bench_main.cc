@@ -30,9 +30,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "bench/bench_cases.h"
+#include "examples/ranking/example_data.h"
 #include "math/aggregate.h"
 
 namespace calcjit::bench {
@@ -191,10 +192,9 @@ void RunReload(benchmark::State& state, const std::string& name, const std::stri
 // (docs/PERFORMANCE.md), on columns shaped like its inputs.
 std::vector<float> RankColumn(const std::string& shape, std::size_t n) {
   std::vector<float> column(n);
-  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  example::ExampleRng rng(7);
   for (float& value : column) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    const float uniform = static_cast<float>(state >> 40) * 0x1p-24f;  // [0, 1)
+    const float uniform = rng.UniformFloat();
     if (shape == "prices") {
       value = 1.0f + 999.0f * uniform * uniform;
     } else if (shape == "counts") {

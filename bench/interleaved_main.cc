@@ -10,10 +10,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -33,12 +31,7 @@ int main(int argc, char** argv) {
   if (argc < 2) return Fail("usage: calcjit_interleaved SET [ITEMS] [ROUNDS]");
   const std::size_t items = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 2000;
   const int rounds = argc > 3 ? std::atoi(argv[3]) : 12;
-  std::ifstream file(argv[1]);
-  std::stringstream text;
-  text << file.rdbuf();
-  if (!file) return Fail(std::string("cannot read ") + argv[1]);
-  calcjit::Result<calcjit::FeatureSet> set =
-      calcjit::FeatureSet::Parse(text.str(), calcjit::Format::kText);
+  const calcjit::Result<calcjit::FeatureSet> set = calcjit::FeatureSet::ReadFile(argv[1]);
   if (!set.ok()) return Fail(set.status().ToString());
 
   struct Run {
