@@ -24,6 +24,16 @@ packages=(
   python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest
   # the Java frontend (java/): JDK 17 for javac and JNI, JUnit 5 for its tests
   openjdk-17-jdk-headless junit5
+  # vectorized sorting for rank (Highway's vqsort)
+  libhwy-dev
+  # models inside feature sets: ONNX messages; XGBoost trains the parity
+  # tests' models and is the benchmarks' reference predictor; PyTorch exports
+  # the neural-net tests' models and is their reference runtime
+  libonnx-dev python3-onnx libxgboost-dev python3-xgboost python3-torch
+  # fuzzing: libFuzzer for clang 16
+  libclang-rt-16-dev
+  # offline feature generation at scale (calcjit.dask)
+  python3-dask python3-distributed
 )
 
 missing=()
