@@ -4,24 +4,21 @@
 #define CALCJIT_CLI_DEPENDENCIES_H_
 
 #include <cstdint>
-#include <set>
 #include <vector>
 
-#include "ir/checked_set.h"
+#include "calcjit/feature_set.h"
 
 namespace calcjit::cli {
 
 struct FeatureGraph {
+  std::vector<DefinitionUses> uses;  // by definition
   std::vector<bool> feature_needed;
   std::vector<bool> input_needed;
-  std::vector<std::set<std::uint32_t>> feature_deps;  // definitions used
-  std::vector<std::set<std::uint32_t>> input_deps;    // inputs used
-  std::vector<bool> aggregate;
   std::vector<bool> output;
 };
 
-// Outputs (feature indices) empty: the definitions nothing else uses.
-FeatureGraph Analyze(const ir::CheckedSet& set, const std::vector<std::uint32_t>& outputs);
+// Outputs (definition indices) empty: the definitions nothing else uses.
+FeatureGraph Analyze(const FeatureSet& set, const std::vector<std::uint32_t>& outputs);
 
 }  // namespace calcjit::cli
 

@@ -14,7 +14,6 @@
 #include "cli/csv.h"
 #include "cli/csv_evaluation.h"
 #include "cli/dependencies.h"
-#include "runtime/internal.h"
 
 namespace calcjit::cli {
 
@@ -48,19 +47,18 @@ int RunExplain(const ExplainOptions& options) {
   };
   const Result<FeatureSet> set = LoadSet(options.set);
   if (!set.ok()) return fail(set.status());
-  const ir::CheckedSet& checked = *set->loaded().set;
   const std::optional<std::size_t> target = set->schema().FindOutput(options.feature);
   if (!target) {
     return fail(UserError("unknown feature '" + options.feature + "': the set does not define it"));
   }
-  const FeatureGraph graph = Analyze(checked, {static_cast<std::uint32_t>(*target)});
+  const FeatureGraph graph = Analyze(*set, {static_cast<std::uint32_t>(*target)});
   // Every feature FEATURE depends on, in evaluation order, FEATURE last.
   EvalOptions eval;
   eval.set = options.set;
   eval.input = options.input;
   eval.group_by = options.group_by;
   eval.backend = options.backend;
-  for (std::uint32_t f : checked.topo_order) {
+  for (std::size_t f : set->EvaluationOrder()) {
     if (graph.feature_needed[f]) eval.outputs.push_back(set->schema().outputs[f]);
   }
   const std::optional<Backend> backend = BackendFromName(options.backend);
@@ -123,7 +121,7 @@ int RunExplain(const ExplainOptions& options) {
   for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
     const std::uint32_t f =
         static_cast<std::uint32_t>(*set->schema().FindOutput(schema.outputs[k]));
-    const std::string kind = graph.aggregate[f] ? " (aggregate)" : "";
+    const std::string kind = graph.uses[f].aggregate ? " (aggregate)" : "";
     std::cout << "  " << Pad(schema.outputs[k] + kind, 40) << Describe(evaluation.Results(k)[row])
               << "\n";
   }

@@ -12,9 +12,6 @@
 
 #include "cli/common.h"
 #include "cli/dependencies.h"
-#include "ir/checked_set.h"
-#include "ir/op.h"
-#include "runtime/internal.h"
 
 namespace calcjit::cli {
 
@@ -30,16 +27,16 @@ std::string Quote(const std::string& name) {
   return out + "\"";
 }
 
-std::string Dot(const ir::CheckedSet& set, const FeatureGraph& graph) {
-  const ir::FeatureSetIr& ir = set.ir;
+std::string Dot(const FeatureSet& set, const FeatureGraph& graph) {
+  const Schema& schema = set.schema();
   std::string dot =
       "digraph features {\n"
       "  rankdir=LR;\n"
       "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=11];\n"
       "  // inputs: grey ellipses; calculated: blue; aggregates: orange; outputs: green\n";
-  for (std::size_t i = 0; i < set.schema.inputs.size(); ++i) {
+  for (std::size_t i = 0; i < schema.inputs.size(); ++i) {
     if (!graph.input_needed[i]) continue;
-    const InputInfo& input = set.schema.inputs[i];
+    const InputInfo& input = schema.inputs[i];
     std::string label = input.name;
     if (input.scope == Scope::kQuery) label += "\\n(query";
     if (input.dimension > 0) {
@@ -50,21 +47,22 @@ std::string Dot(const ir::CheckedSet& set, const FeatureGraph& graph) {
     dot += "  " + Quote(input.name) + " [shape=ellipse, fillcolor=\"#e0e0e0\", label=\"" + label +
            "\"];\n";
   }
-  for (std::size_t f = 0; f < ir.features.size(); ++f) {
+  for (std::size_t f = 0; f < graph.uses.size(); ++f) {
     if (!graph.feature_needed[f]) continue;
-    const char* colour = graph.output[f] ? "#b7e4c7" : graph.aggregate[f] ? "#ffd8a8" : "#cfe2ff";
+    const bool aggregate = graph.uses[f].aggregate;
+    const char* colour = graph.output[f] ? "#b7e4c7" : aggregate ? "#ffd8a8" : "#cfe2ff";
     std::string attributes = "fillcolor=\"" + std::string(colour) + "\"";
-    if (graph.output[f] && graph.aggregate[f]) attributes += ", color=\"#e8590c\", penwidth=2";
-    dot += "  " + Quote(ir.NameOf(ir.features[f].name)) + " [" + attributes + "];\n";
+    if (graph.output[f] && aggregate) attributes += ", color=\"#e8590c\", penwidth=2";
+    dot += "  " + Quote(schema.outputs[f]) + " [" + attributes + "];\n";
   }
-  for (std::size_t f = 0; f < ir.features.size(); ++f) {
+  for (std::size_t f = 0; f < graph.uses.size(); ++f) {
     if (!graph.feature_needed[f]) continue;
-    const std::string to = Quote(ir.NameOf(ir.features[f].name));
-    for (std::uint32_t i : graph.input_deps[f]) {
-      dot += "  " + Quote(set.schema.inputs[i].name) + " -> " + to + ";\n";
+    const std::string to = Quote(schema.outputs[f]);
+    for (std::size_t i : graph.uses[f].inputs) {
+      dot += "  " + Quote(schema.inputs[i].name) + " -> " + to + ";\n";
     }
-    for (std::uint32_t d : graph.feature_deps[f]) {
-      dot += "  " + Quote(ir.NameOf(ir.features[d].name)) + " -> " + to + ";\n";
+    for (std::size_t d : graph.uses[f].features) {
+      dot += "  " + Quote(schema.outputs[d]) + " -> " + to + ";\n";
     }
   }
   return dot + "}\n";
@@ -107,7 +105,6 @@ int RunGraph(const GraphOptions& options) {
     ReportError(set.status());
     return 1;
   }
-  const ir::CheckedSet& checked = *set->loaded().set;
   std::vector<std::uint32_t> outputs;
   for (const std::string& name : options.outputs) {
     const std::optional<std::size_t> index = set->schema().FindOutput(name);
@@ -121,7 +118,7 @@ int RunGraph(const GraphOptions& options) {
     ReportError("unknown --format '" + options.format + "' (dot or svg)");
     return 1;
   }
-  std::string text = Dot(checked, Analyze(checked, outputs));
+  std::string text = Dot(*set, Analyze(*set, outputs));
   if (options.format == "svg") {
     Result<std::string> svg = ToSvg(text);
     if (!svg.ok()) {

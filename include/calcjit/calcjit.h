@@ -54,8 +54,8 @@ typedef enum calcjit_status {
 } calcjit_status;
 
 typedef enum calcjit_format {
-  CALCJIT_FORMAT_TEXT = 0, /* .calc */
-  CALCJIT_FORMAT_JSON = 1, /* the proto3 JSON mapping */
+  CALCJIT_FORMAT_TEXT = 0,  /* .calc */
+  CALCJIT_FORMAT_JSON = 1,  /* the proto3 JSON mapping */
   CALCJIT_FORMAT_PROTO = 2, /* binary protobuf */
   /* Not a format: makes the type as wide as an int, so that any int a caller
    * passes is a value of it (and is refused with an error, not undefined). */

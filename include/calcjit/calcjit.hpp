@@ -3,6 +3,8 @@
 #ifndef CALCJIT_CALCJIT_HPP_
 #define CALCJIT_CALCJIT_HPP_
 
+#include "calcjit/cpu.h"
+#include "calcjit/dump.h"
 #include "calcjit/engine.h"
 #include "calcjit/feature_set.h"
 #include "calcjit/schema.h"

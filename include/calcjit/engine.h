@@ -12,15 +12,22 @@
 #include <string_view>
 #include <vector>
 
+#include "calcjit/cpu.h"
 #include "calcjit/feature_set.h"
 #include "calcjit/schema.h"
 #include "calcjit/status.h"
 
 namespace calcjit {
 
+class Engine;
+struct EngineOptions;
+template <typename T>
+class Result;
+
 namespace internal {
 class BatchState;
 class CompiledEngine;
+Result<Engine> CompileLike(const Engine& base, const EngineOptions& options);
 }  // namespace internal
 
 // The backends (all give the same bits). kAuto is the JIT, or the VM when the
@@ -34,21 +41,6 @@ std::string_view BackendName(Backend backend);
 // Whether this build and machine can run `backend` (kAuto always can).
 bool IsBackendAvailable(Backend backend);
 
-// The instruction set the VM's kernels (and the JIT's code) use. Every tier
-// gives the same bits; kAuto takes the best one the CPU has.
-enum class Isa : unsigned char {
-  kAuto,
-  kBaseline,  // x86-64 (SSE2)
-  kAvx2,      // x86-64-v3
-  kAvx512,    // x86-64-v4
-};
-
-// "auto", "x86-64" (or "baseline"), "avx2" (or "x86-64-v3"), "avx512" (or "x86-64-v4").
-std::optional<Isa> IsaFromName(std::string_view name);
-std::string_view IsaName(Isa isa);
-// Whether this CPU can run code for `isa` (kAuto always can).
-bool IsIsaSupported(Isa isa);
-
 struct EngineOptions {
   Backend backend = Backend::kAuto;
   // The outputs to compute, in order; empty means every definition. Only
@@ -58,7 +50,8 @@ struct EngineOptions {
   // For the VM and the JIT: force an instruction-set tier (tests use it to
   // compare tiers); a tier the CPU lacks is an error.
   Isa isa = Isa::kAuto;
-  // Optimizer and VM passes to switch off, by name (docs/DESIGN.md lists them).
+  // Optimizer passes and VM steps to switch off, by name (docs/DESIGN.md
+  // lists them); every backend checks the names, the reference ignores them.
   std::vector<std::string> disabled_passes;
   // VM: items per block (0: the default, 1024).
   std::uint32_t block_size = 0;
@@ -67,8 +60,9 @@ struct EngineOptions {
   std::size_t jit_node_limit = 1'000'000;
   // JIT: compile the pieces of a large set on several threads.
   bool jit_parallel = true;
-  // JIT: the most expression nodes one generated function computes (0: the
-  // default); a phase with more is split into several functions.
+  // VM and JIT: the most expression nodes one region computes (0: the
+  // default, 1,000); a phase with more is split into several regions, which
+  // the JIT compiles as separate functions, in parallel, cached one by one.
   std::uint32_t jit_piece_nodes = 0;
   // Reuse what was compiled before: an engine still alive for the same set
   // and options, JIT code of identical pieces (a process-wide cache bounded
@@ -113,6 +107,7 @@ class Engine {
 
  private:
   friend class Batch;
+  friend Result<Engine> internal::CompileLike(const Engine& base, const EngineOptions& options);
   explicit Engine(std::shared_ptr<const internal::CompiledEngine> compiled)
       : compiled_(std::move(compiled)) {}
   std::shared_ptr<const internal::CompiledEngine> compiled_;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "calcjit/schema.h"
 #include "calcjit/status.h"
@@ -29,6 +30,13 @@ std::optional<Format> FormatFromName(std::string_view name);
 std::optional<Format> FormatFromPath(std::string_view path);
 std::string_view FormatName(Format format);
 
+// What one definition's formula reads directly.
+struct DefinitionUses {
+  std::vector<std::size_t> features;  // other definitions (schema().outputs indices), ascending
+  std::vector<std::size_t> inputs;    // schema().inputs indices, ascending
+  bool aggregate = false;             // it applies an aggregate (a per-batch operator)
+};
+
 // Immutable and cheap to copy (copies share the parsed set); safe to use
 // from many threads at once.
 class FeatureSet {
@@ -45,6 +53,11 @@ class FeatureSet {
   const Schema& schema() const;
   // The implicit inputs: names that are used but neither declared nor defined.
   std::vector<std::string> ImplicitInputs() const;
+
+  // For every definition, in schema().outputs order: what it reads.
+  std::vector<DefinitionUses> Uses() const;
+  // Every definition (schema().outputs index), each after those it uses.
+  std::vector<std::size_t> EvaluationOrder() const;
 
   // Writes the set in a format: text (shortest floats, minimal parentheses),
   // protobuf JSON (original field names, enum names) or binary protobuf.

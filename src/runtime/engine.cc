@@ -5,10 +5,8 @@
 #include <future>
 #include <string>
 
-#include "backend/jit/jit.h"
+#include "backend/jit/compiler.h"
 #include "backend/reference/interpreter.h"
-#include "backend/vm/isa.h"
-#include "backend/vm/vm.h"
 #include "math/fp_env.h"
 #include "runtime/caches.h"
 #include "runtime/internal.h"
@@ -77,15 +75,6 @@ backend::InputLayout LayoutOf(const InputInfo& input) {
                                      : backend::InputLayout::kBroadcast;
 }
 
-std::size_t NodeCount(const ir::EvalPlan& plan) {
-  std::size_t nodes = 0;
-  for (std::uint32_t f : plan.features) {
-    const ir::FeatureDef& def = plan.set->ir.features[f];
-    nodes += def.root - def.first_node + 1;
-  }
-  return nodes;
-}
-
 // Engines compiled recently and still in use, by set and options: compiling
 // the same set (the same checked set object, which the parse cache hands out
 // again for the same bytes) with the same options returns the engine already
@@ -108,32 +97,6 @@ std::string EngineKey(const ir::CheckedSet* set, const EngineOptions& options, I
   key += "|" + std::to_string(options.block_size) + "|" + std::to_string(options.jit_node_limit) +
          "|" + std::to_string(options.jit_piece_nodes);
   return key;
-}
-
-Result<std::unique_ptr<backend::Executable>> MakeJit(std::shared_ptr<const ir::EvalPlan> plan,
-                                                     const EngineOptions& options, Isa isa) {
-  const std::size_t nodes = NodeCount(*plan);
-  if (nodes > options.jit_node_limit) {
-    return RuntimeError("the set has " + std::to_string(nodes) +
-                        " expression nodes, more than the JIT's limit of " +
-                        std::to_string(options.jit_node_limit));
-  }
-  jit::JitOptions jit_options;
-  jit_options.isa = isa;
-  jit_options.disabled_passes = options.disabled_passes;
-  jit_options.parallel = options.jit_parallel;
-  jit_options.max_piece_nodes = options.jit_piece_nodes;
-  jit_options.use_code_cache = options.reuse_compiled;
-  return jit::MakeJitExecutable(std::move(plan), jit_options);
-}
-
-Result<std::unique_ptr<backend::Executable>> MakeVm(std::shared_ptr<const ir::EvalPlan> plan,
-                                                    const EngineOptions& options, Isa isa) {
-  vm::VmOptions vm_options;
-  vm_options.isa = isa;
-  vm_options.block_size = options.block_size;
-  vm_options.disabled_passes = options.disabled_passes;
-  return vm::MakeVmExecutable(std::move(plan), vm_options);
 }
 
 // The backends read inputs and write outputs in blocks, in any order (the JIT
@@ -235,43 +198,68 @@ bool IsBackendAvailable(Backend) {
   return true;
 }
 
-std::optional<Isa> IsaFromName(std::string_view name) {
-  if (name == "auto") return Isa::kAuto;
-  if (name == "x86-64" || name == "baseline") return Isa::kBaseline;
-  if (name == "avx2" || name == "x86-64-v3") return Isa::kAvx2;
-  if (name == "avx512" || name == "x86-64-v4") return Isa::kAvx512;
-  return std::nullopt;
-}
+namespace {
 
-std::string_view IsaName(Isa isa) {
-  switch (isa) {
-    case Isa::kAuto:
-      return "auto";
-    case Isa::kBaseline:
-      return "x86-64";
-    case Isa::kAvx2:
-      return "avx2";
-    case Isa::kAvx512:
-      return "avx512";
+// The tier an engine's code uses: the one asked for, or the CPU's best.
+Result<Isa> ResolveIsa(Isa requested) {
+  if (requested == Isa::kAuto) return BestIsa();
+  if (!IsIsaSupported(requested)) {
+    return UserError("this CPU cannot run the " + std::string(IsaName(requested)) +
+                     " instruction set (the best it has is " + std::string(IsaName(BestIsa())) +
+                     ")");
   }
-  return "?";
+  return requested;
 }
 
-bool IsIsaSupported(Isa isa) {
-  return vm::CpuSupports(isa);
+// The one place a backend is chosen and built. `prepared` is the program of
+// an engine for the same set and options, or nullptr to prepare it here.
+// kAuto is the JIT, or the VM with the reason when the JIT cannot compile
+// the set.
+Result<std::shared_ptr<const internal::CompiledEngine>> Build(
+    std::shared_ptr<const ir::EvalPlan> plan, const EngineOptions& options, Isa isa,
+    std::shared_ptr<const internal::PreparedProgram> prepared) {
+  if (options.backend == Backend::kReference) {
+    return std::make_shared<const internal::CompiledEngine>(
+        plan, Backend::kReference, Isa::kBaseline, backend::MakeReferenceExecutable(plan), nullptr);
+  }
+  if (prepared == nullptr) {
+    Result<std::shared_ptr<const internal::PreparedProgram>> made =
+        internal::Prepare(plan, options);
+    if (!made.ok()) return made.status();
+    prepared = std::move(made).value();
+  }
+  Backend backend = options.backend == Backend::kVm ? Backend::kVm : Backend::kJit;
+  std::string note;
+  Result<std::unique_ptr<backend::Executable>> executable =
+      internal::CompileProgram(*prepared, backend, isa, options);
+  if (!executable.ok() && options.backend == Backend::kAuto) {
+    note = "served by the VM: " + executable.status().message();
+    backend = Backend::kVm;
+    executable = internal::CompileProgram(*prepared, backend, isa, options);
+  }
+  if (!executable.ok()) return executable.status();
+  return std::make_shared<const internal::CompiledEngine>(std::move(plan), backend, isa,
+                                                          std::move(executable).value(),
+                                                          std::move(prepared), std::move(note));
 }
+
+// Whether two options make the same program (they may differ in backend,
+// tier and code generation only).
+bool SameProgram(const EngineOptions& a, const EngineOptions& b) {
+  return a.outputs == b.outputs && a.disabled_passes == b.disabled_passes &&
+         a.jit_piece_nodes == b.jit_piece_nodes;
+}
+
+}  // namespace
 
 Result<Engine> Engine::Compile(const FeatureSet& set, const EngineOptions& options) {
   // Constant folding computes results: it runs in the contract's environment
   // too (round to nearest, no FTZ/DAZ, exceptions masked), not the caller's.
   const math::ScopedFpEnv fp_env;
-  if (options.isa != Isa::kAuto && !IsIsaSupported(options.isa)) {
-    return UserError("this CPU cannot run the " + std::string(IsaName(options.isa)) +
-                     " instruction set (the best it has is " +
-                     std::string(IsaName(vm::DetectIsa())) + ")");
-  }
-  const Isa isa = options.isa == Isa::kAuto ? vm::DetectIsa() : options.isa;
-  const std::string key = EngineKey(set.loaded().set.get(), options, isa);
+  CALCJIT_RETURN_IF_ERROR(internal::CheckPassNames(options.disabled_passes));
+  Result<Isa> isa = ResolveIsa(options.isa);
+  if (!isa.ok()) return isa.status();
+  const std::string key = EngineKey(set.loaded().set.get(), options, *isa);
   if (options.reuse_compiled) {
     if (std::shared_ptr<const internal::CompiledEngine> cached = EngineCache().Find(key)) {
       return Engine(std::move(cached));
@@ -279,38 +267,37 @@ Result<Engine> Engine::Compile(const FeatureSet& set, const EngineOptions& optio
   }
   Result<ir::EvalPlan> plan = ir::MakePlan(set.loaded().set, options.outputs);
   if (!plan.ok()) return plan.status();
-  auto shared_plan = std::make_shared<const ir::EvalPlan>(std::move(plan).value());
+  Result<std::shared_ptr<const internal::CompiledEngine>> compiled =
+      Build(std::make_shared<const ir::EvalPlan>(std::move(plan).value()), options, *isa, nullptr);
+  if (!compiled.ok()) return compiled.status();
+  if (options.reuse_compiled) EngineCache().Add(key, *compiled);
+  return Engine(std::move(compiled).value());
+}
 
-  Backend backend = options.backend;
-  std::string note;
-  Result<std::unique_ptr<backend::Executable>> executable = InternalError("no backend");
-  switch (backend) {
-    case Backend::kReference:
-      executable = backend::MakeReferenceExecutable(shared_plan);
-      break;
-    case Backend::kVm:
-      executable = MakeVm(shared_plan, options, isa);
-      break;
-    case Backend::kJit:
-      executable = MakeJit(shared_plan, options, isa);
-      break;
-    case Backend::kAuto:
-      // The JIT when it can; the VM, with the reason, when it cannot.
-      backend = Backend::kJit;
-      executable = MakeJit(shared_plan, options, isa);
-      if (!executable.ok()) {
-        note = "served by the VM: " + executable.status().message();
-        backend = Backend::kVm;
-        executable = MakeVm(shared_plan, options, isa);
-      }
-      break;
+Result<Engine> internal::CompileLike(const Engine& base, const EngineOptions& options) {
+  const math::ScopedFpEnv fp_env;
+  CALCJIT_RETURN_IF_ERROR(CheckPassNames(options.disabled_passes));
+  Result<Isa> isa = ResolveIsa(options.isa);
+  if (!isa.ok()) return isa.status();
+  const CompiledEngine& compiled = base.compiled();
+  const std::string key = EngineKey(compiled.plan().set.get(), options, *isa);
+  if (options.reuse_compiled) {
+    if (std::shared_ptr<const CompiledEngine> cached = EngineCache().Find(key)) {
+      return Engine(std::move(cached));
+    }
   }
-  if (!executable.ok()) return executable.status();
-  auto compiled = std::make_shared<const internal::CompiledEngine>(
-      std::move(shared_plan), backend, backend == Backend::kReference ? Isa::kBaseline : isa,
-      std::move(executable).value(), std::move(note));
-  if (options.reuse_compiled) EngineCache().Add(key, compiled);
-  return Engine(std::move(compiled));
+  std::shared_ptr<const PreparedProgram> prepared = compiled.prepared();
+  if (prepared != nullptr && !SameProgram(prepared->options, options)) prepared = nullptr;
+  std::shared_ptr<const ir::EvalPlan> plan = compiled.shared_plan();
+  if (prepared == nullptr) {
+    Result<ir::EvalPlan> other = ir::MakePlan(compiled.plan().set, options.outputs);
+    if (!other.ok()) return other.status();
+    plan = std::make_shared<const ir::EvalPlan>(std::move(other).value());
+  }
+  Result<std::shared_ptr<const CompiledEngine>> made = Build(plan, options, *isa, prepared);
+  if (!made.ok()) return made.status();
+  if (options.reuse_compiled) EngineCache().Add(key, *made);
+  return Engine(std::move(made).value());
 }
 
 std::future<Result<Engine>> Engine::CompileAsync(FeatureSet set, EngineOptions options) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "runtime/internal.h"
 #include "runtime/serving_state.h"
 
 namespace calcjit {
@@ -65,7 +66,9 @@ void ServingState::CompileJitInBackground(const std::shared_ptr<Version>& versio
   EngineOptions jit = options_.engine;
   jit.backend = Backend::kJit;
   std::weak_ptr<Version> weak = version;
-  FeatureSet set = version->set;
+  // The JIT compiles the VM engine's program: the version is optimized and
+  // scheduled once.
+  std::shared_ptr<const Engine> vm = version->engine.load();
   auto done = std::make_shared<std::atomic<bool>>(false);
   const std::lock_guard<std::mutex> lock(jit_mutex_);
   std::erase_if(jit_threads_, [](Compilation& compilation) {
@@ -73,9 +76,9 @@ void ServingState::CompileJitInBackground(const std::shared_ptr<Version>& versio
     compilation.thread.join();
     return true;
   });
-  std::thread thread([this, weak, done, set = std::move(set), jit = std::move(jit)] {
+  std::thread thread([this, weak, done, vm = std::move(vm), jit = std::move(jit)] {
     const auto start = std::chrono::steady_clock::now();
-    Result<Engine> engine = Engine::Compile(set, jit);
+    Result<Engine> engine = CompileLike(*vm, jit);
     const double ms = MillisecondsSince(start);
     if (const std::shared_ptr<Version> live = weak.lock()) {
       if (engine.ok()) {

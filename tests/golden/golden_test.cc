@@ -13,11 +13,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "backend/jit/jit.h"
-#include "backend/vm/vm.h"
 #include "calcjit/calcjit.hpp"
-#include "opt/pipeline.h"
-#include "runtime/internal.h"
 
 namespace calcjit {
 namespace {
@@ -31,37 +27,22 @@ std::string ReadFile(const fs::path& path) {
   return contents.str();
 }
 
-std::shared_ptr<const ir::EvalPlan> PlanOf(const fs::path& path) {
+// What the golden files hold: the DAG after the optimizer, the program with
+// the VM's code and the JIT's IR for x86-64-v3 (the tier pinned, so that the
+// files do not depend on the host; the IR is only generated, never run).
+std::string Render(const fs::path& path, const std::string& kind) {
   Result<FeatureSet> set = FeatureSet::ReadFile(path.string());
   EXPECT_TRUE(set.ok()) << set.status().ToString();
-  Result<ir::EvalPlan> plan = ir::MakePlan(set->loaded().set, {});
-  EXPECT_TRUE(plan.ok()) << plan.status().ToString();
-  return std::make_shared<const ir::EvalPlan>(std::move(plan).value());
-}
-
-// What the golden files hold: the DAG after the optimizer, the VM program for
-// baseline x86-64 and the JIT's IR for x86-64-v3 (tiers pinned, so that the
-// files do not depend on the host; the IR is only generated, never run).
-std::string Render(const fs::path& set, const std::string& kind) {
-  const std::shared_ptr<const ir::EvalPlan> plan = PlanOf(set);
-  if (kind == "dag") {
-    Result<opt::Optimized> optimized = opt::Optimize(plan);
-    EXPECT_TRUE(optimized.ok());
-    return optimized->dag.Dump();
-  }
-  if (kind == "ll" || kind == "opt.ll") {
-    jit::JitOptions options;
-    options.isa = Isa::kAvx2;
-    Result<std::string> ir = jit::DumpJit(
-        plan, options, kind == "ll" ? jit::DumpStage::kIr : jit::DumpStage::kOptimizedIr);
-    EXPECT_TRUE(ir.ok()) << ir.status().ToString();
-    return ir.ok() ? *ir : "";
-  }
-  vm::VmOptions options;
-  options.isa = Isa::kBaseline;
-  Result<std::string> program = vm::DumpVmProgram(plan, options, false);
-  EXPECT_TRUE(program.ok());
-  return *program;
+  if (!set.ok()) return "";
+  EngineOptions options;
+  options.isa = kind == "program" ? Isa::kBaseline : Isa::kAvx2;
+  const DumpKind dump = kind == "dag"      ? DumpKind::kDag
+                        : kind == "ll"     ? DumpKind::kIr
+                        : kind == "opt.ll" ? DumpKind::kOptimizedIr
+                                           : DumpKind::kProgram;
+  Result<std::string> text = Dump(*set, dump, options);
+  EXPECT_TRUE(text.ok()) << text.status().ToString();
+  return text.ok() ? *text : "";
 }
 
 class GoldenTest : public ::testing::TestWithParam<std::string> {};

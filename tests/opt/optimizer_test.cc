@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "backend/vm/vm.h"
 #include "calcjit/calcjit.hpp"
 #include "math/elementwise.h"
 #include "opt/pipeline.h"
@@ -160,11 +159,13 @@ TEST(OptimizerTest, PassesAreReportedTimedAndSwitchable) {
 
 std::string Program(std::string_view text, std::vector<std::string> disabled = {},
                     std::uint32_t block_size = 0) {
-  vm::VmOptions options;
+  EngineOptions options;
   options.isa = Isa::kBaseline;
   options.block_size = block_size;
   options.disabled_passes = std::move(disabled);
-  Result<std::string> program = vm::DumpVmProgram(Plan(text), options, false);
+  Result<FeatureSet> set = FeatureSet::Parse(text, Format::kText);
+  EXPECT_TRUE(set.ok()) << set.status().ToString();
+  Result<std::string> program = Dump(*set, DumpKind::kProgram, options);
   EXPECT_TRUE(program.ok()) << program.status().ToString();
   return *program;
 }
@@ -181,19 +182,19 @@ TEST(VmLoweringTest, FusedFormsAndTheirSwitch) {
 
 TEST(VmLoweringTest, RegistersAreReusedByLiveness) {
   const char* set = "f = sqrt(exp(log(abs(sigmoid(tanh(x + 1))))));";
-  EXPECT_NE(Program(set).find(", 1 registers"), std::string::npos) << Program(set);
-  EXPECT_NE(Program(set, {"reuse"}).find(", 7 registers"), std::string::npos)
+  EXPECT_NE(Program(set).find("vm: 1 registers"), std::string::npos) << Program(set);
+  EXPECT_NE(Program(set, {"reuse"}).find("vm: 7 registers"), std::string::npos)
       << Program(set, {"reuse"});
 }
 
 TEST(VmLoweringTest, BarriersMakePhasesAndOnlyCrossingValuesAreWhole) {
   const std::string program = Program("a = log1p(x); z = zscore(a) + exp(y);", {}, 256);
-  EXPECT_NE(program.find("block 256"), std::string::npos);
+  EXPECT_NE(program.find("blocks of 256 items"), std::string::npos);
   EXPECT_NE(program.find("phase 1"), std::string::npos);
   // exp(y) is computed where it is used (phase 1), not kept as a whole column.
   const std::size_t phase1 = program.find("phase 1");
   EXPECT_GT(program.find("Exp"), phase1) << program;
-  EXPECT_NE(program.find("aggregate Zscore"), std::string::npos);
+  EXPECT_NE(program.find("step Zscore"), std::string::npos);
 }
 
 }  // namespace

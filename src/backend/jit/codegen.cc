@@ -17,7 +17,7 @@ namespace calcjit::jit {
 
 namespace {
 
-using vm::PieceOperand;
+using program::RegionOperand;
 
 // Names as LLVM keeps them: printable, and traceable to the feature.
 std::string ValueName(const std::string& name) {
@@ -26,7 +26,7 @@ std::string ValueName(const std::string& name) {
 
 class PieceGenerator {
  public:
-  PieceGenerator(llvm::LLVMContext& context, const vm::NativePiece& piece,
+  PieceGenerator(llvm::LLVMContext& context, const program::Region& piece,
                  const std::string& function, Isa isa)
       : context_(context),
         piece_(piece),
@@ -69,16 +69,16 @@ class PieceGenerator {
       scalars_.push_back(LoadArray(float_, function_->getArg(1), s, piece_.scalar_names[s]));
     }
     for (std::size_t w = 0; w < piece_.writes.size(); ++w) {
-      const vm::PieceWrite& write = piece_.writes[w];
+      const program::RegionWrite& write = piece_.writes[w];
       write_bases_.push_back(
           LoadArray(ptr_, function_->getArg(2), w, "out." + piece_.nodes[write.node].name));
     }
     // The loop covers n rounded down to a multiple of 16 items; the engine
     // runs a batch's last n % 16 items through the same function padded to
-    // 16 (vm::kNativeChunk). Knowing that, the vectorizer emits no scalar
+    // 16 (kChunk). Knowing that, the vectorizer emits no scalar
     // or vector epilogue: half the code to compile, and one loop to read.
     llvm::Value* n = builder_.CreateAnd(function_->getArg(3),
-                                        llvm::ConstantInt::get(i64_, -vm::kNativeChunk), "count");
+                                        llvm::ConstantInt::get(i64_, -kChunk), "count");
     builder_.CreateCondBr(builder_.CreateICmpEQ(n, llvm::ConstantInt::get(i64_, 0), "empty"), exit,
                           loop);
 
@@ -97,9 +97,9 @@ class PieceGenerator {
     // before its first use: the fewer values live across the kernels' calls
     // (which clobber every vector register), the fewer spills.
     for (std::size_t w = 0; w < piece_.writes.size(); ++w) {
-      const vm::PieceWrite& write = piece_.writes[w];
+      const program::RegionWrite& write = piece_.writes[w];
       llvm::Value* value = Demand(write.node);
-      if (write.target.loc == vm::Loc::kOutput) {
+      if (write.target.loc == program::Loc::kOutput) {
         value = Call("calcjit_canonicalize", {value}, "canonical");
       }
       auto* slot = builder_.CreateInBoundsGEP(float_, write_bases_[w], item_);
@@ -138,15 +138,15 @@ class PieceGenerator {
     access->setMetadata(llvm::LLVMContext::MD_access_group, access_group_);
   }
 
-  llvm::Value* Operand(const PieceOperand& operand) {
+  llvm::Value* Operand(const RegionOperand& operand) {
     switch (operand.kind) {
-      case PieceOperand::Kind::kConstant:
+      case RegionOperand::Kind::kConstant:
         return llvm::ConstantFP::get(float_, operand.constant);
-      case PieceOperand::Kind::kScalar:
+      case RegionOperand::Kind::kScalar:
         return scalars_[operand.index];
-      case PieceOperand::Kind::kNode:
+      case RegionOperand::Kind::kNode:
         return values_[operand.index];
-      case PieceOperand::Kind::kRead: {
+      case RegionOperand::Kind::kRead: {
         llvm::Value*& loaded = read_values_[operand.index];
         if (loaded == nullptr) {
           auto* slot = builder_.CreateInBoundsGEP(float_, read_bases_[operand.index], item_);
@@ -172,12 +172,12 @@ class PieceGenerator {
         stack.pop_back();
         continue;
       }
-      const vm::PieceNode& node = piece_.nodes[index];
+      const program::RegionNode& node = piece_.nodes[index];
       const std::size_t pending = stack.size();
       // Pushed last to first, so that operands are emitted in their order.
       for (std::uint32_t o = node.operand_count; o-- > 0;) {
-        const PieceOperand& operand = piece_.operands[node.first_operand + o];
-        if (operand.kind == PieceOperand::Kind::kNode && values_[operand.index] == nullptr) {
+        const RegionOperand& operand = piece_.operands[node.first_operand + o];
+        if (operand.kind == RegionOperand::Kind::kNode && values_[operand.index] == nullptr) {
           stack.push_back(operand.index);
         }
       }
@@ -189,7 +189,7 @@ class PieceGenerator {
     return values_[root];
   }
 
-  llvm::Value* Emit(const vm::PieceNode& node) {
+  llvm::Value* Emit(const program::RegionNode& node) {
     std::vector<llvm::Value*> operands;
     for (std::uint32_t o = 0; o < node.operand_count; ++o) {
       operands.push_back(Operand(piece_.operands[node.first_operand + o]));
@@ -239,7 +239,7 @@ class PieceGenerator {
   }
 
   llvm::LLVMContext& context_;
-  const vm::NativePiece& piece_;
+  const program::Region& piece_;
   const Isa isa_;
   std::vector<llvm::GlobalValue*> kept_;
   std::unique_ptr<llvm::Module> module_;
@@ -260,7 +260,7 @@ class PieceGenerator {
 }  // namespace
 
 std::unique_ptr<llvm::Module> GeneratePiece(llvm::LLVMContext& context,
-                                            const vm::NativePiece& piece,
+                                            const program::Region& piece,
                                             const std::string& function, Isa isa) {
   return PieceGenerator(context, piece, function, isa).Take();
 }

@@ -4,11 +4,12 @@
 #ifndef CALCJIT_BACKEND_JIT_CODEGEN_H_
 #define CALCJIT_BACKEND_JIT_CODEGEN_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
-#include "backend/vm/program.h"
-#include "calcjit/engine.h"
+#include "backend/program/program.h"
+#include "calcjit/cpu.h"
 
 namespace llvm {
 class LLVMContext;
@@ -17,15 +18,25 @@ class Module;
 
 namespace calcjit::jit {
 
+// A region's generated function: reads, scalars and writes as
+// program::RegionArgs holds them, and the item count.
+using PieceFunction = void (*)(const float* const* reads, const float* scalars,
+                               float* const* writes, std::uint64_t n);
+
+// The function processes n rounded down to a multiple of this; the last
+// n % kChunk items run through it padded to a whole chunk (jit.cc), so the
+// vectorizer needs no epilogue.
+inline constexpr std::int64_t kChunk = 16;
+
 // The piece as `void @<function>(ptr reads, ptr scalars, ptr writes, i64 n)`
-// (vm::PieceFunction). Element-wise operators are calls to the kernels of
+// (PieceFunction). Element-wise operators are calls to the kernels of
 // src/math (calcjit_op_<Name>, jit_kernels.cc), declared here and linked in
 // from their bitcode by the compiler, which inlines them.
 // The transcendental kernels and pow are calls to the library's
 // calcjit_vec_<Name> instead (vector_kernels.h), with the vector variants
 // `isa` can run declared for the vectorizer.
 std::unique_ptr<llvm::Module> GeneratePiece(llvm::LLVMContext& context,
-                                            const vm::NativePiece& piece,
+                                            const program::Region& piece,
                                             const std::string& function, Isa isa);
 
 }  // namespace calcjit::jit

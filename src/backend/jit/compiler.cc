@@ -313,7 +313,7 @@ struct Prepared {
 };
 
 // Generates, links, verifies and optimizes a piece's module.
-Result<Prepared> Prepare(const vm::NativePiece& piece, Isa isa, const std::string& symbol,
+Result<Prepared> Prepare(const program::Region& piece, Isa isa, const std::string& symbol,
                          DumpStage stop_at, std::string* ir_before) {
   InitializeLlvm();
   Prepared prepared;
@@ -373,7 +373,7 @@ class OrcCode final : public CompiledCode {
 // code gets a unique suffix (the same piece may be compiled again after it
 // left the cache while an engine still holds the first copy); dumps do not,
 // so that they are the same from run to run.
-std::string SymbolFor(const vm::NativePiece& piece, bool unique) {
+std::string SymbolFor(const program::Region& piece, bool unique) {
   static std::atomic<std::uint64_t> counter{0};
   std::string name = "calcjit." + piece.name;
   for (char& c : name) {
@@ -385,7 +385,7 @@ std::string SymbolFor(const vm::NativePiece& piece, bool unique) {
   return unique ? name + "." + std::to_string(counter.fetch_add(1)) : name;
 }
 
-Result<CompiledPiece> CompileUncached(const vm::NativePiece& piece, Isa isa) {
+Result<CompiledPiece> CompileUncached(const program::Region& piece, Isa isa) {
   const std::string symbol = SymbolFor(piece, true);
   Result<Prepared> prepared = Prepare(piece, isa, symbol, DumpStage::kAssembly, nullptr);
   if (!prepared.ok()) return prepared.status();
@@ -406,7 +406,7 @@ Result<CompiledPiece> CompileUncached(const vm::NativePiece& piece, Isa isa) {
     return FromLlvm(address.takeError(), "finding " + symbol);
   }
   CompiledPiece compiled;
-  compiled.function = address->toPtr<vm::PieceFunction>();
+  compiled.function = address->toPtr<PieceFunction>();
   compiled.code = std::make_shared<OrcCode>(std::move(tracker), bytes);
   return compiled;
 }
@@ -499,7 +499,7 @@ std::string CompilerVersion() {
   return "LLVM " LLVM_VERSION_STRING;
 }
 
-Result<CompiledPiece> CompilePiece(const vm::NativePiece& piece, Isa isa, bool use_cache) {
+Result<CompiledPiece> CompilePiece(const program::Region& piece, Isa isa, bool use_cache) {
   if (!use_cache) return CompileUncached(piece, isa);
   const std::string key = PieceKey(piece, TargetCpu(isa) + "/" + CompilerVersion());
   if (std::optional<CompiledPiece> cached = Cache().Find(key)) return *cached;
@@ -508,7 +508,7 @@ Result<CompiledPiece> CompilePiece(const vm::NativePiece& piece, Isa isa, bool u
   return compiled;
 }
 
-Result<std::string> DumpPiece(const vm::NativePiece& piece, Isa isa, DumpStage stage) {
+Result<std::string> DumpPiece(const program::Region& piece, Isa isa, DumpStage stage) {
   std::string before;
   Result<Prepared> prepared = Prepare(piece, isa, SymbolFor(piece, false), stage, &before);
   if (!prepared.ok()) return prepared.status();

@@ -7,8 +7,9 @@
 #include <memory>
 #include <string>
 
-#include "backend/vm/program.h"
-#include "calcjit/engine.h"
+#include "backend/jit/codegen.h"
+#include "backend/program/program.h"
+#include "calcjit/cpu.h"
 #include "calcjit/status.h"
 
 namespace calcjit::jit {
@@ -22,7 +23,7 @@ class CompiledCode {
 };
 
 struct CompiledPiece {
-  vm::PieceFunction function = nullptr;
+  PieceFunction function = nullptr;
   std::shared_ptr<const CompiledCode> code;
 };
 
@@ -36,14 +37,14 @@ std::string CompilerVersion();
 // content, target and compiler version: the same piece in another engine (a
 // reloaded set, or the unchanged part of an edited one) reuses the code.
 // With use_cache false, compiles anew and leaves the cache as it was.
-Result<CompiledPiece> CompilePiece(const vm::NativePiece& piece, Isa isa, bool use_cache = true);
+Result<CompiledPiece> CompilePiece(const program::Region& piece, Isa isa, bool use_cache = true);
 
 enum class DumpStage {
   kIr,           // as generated: one loop, calls to the kernels
   kOptimizedIr,  // after linking and inlining the kernels and LLVM's O2 pipeline
   kAssembly,     // the machine code
 };
-Result<std::string> DumpPiece(const vm::NativePiece& piece, Isa isa, DumpStage stage);
+Result<std::string> DumpPiece(const program::Region& piece, Isa isa, DumpStage stage);
 
 // The code cache: hits and misses since start, the code it keeps, its bound.
 struct CodeCacheStats {

@@ -3,80 +3,89 @@
 #include <algorithm>
 #include <atomic>
 #include <thread>
-
-#include "backend/vm/isa.h"
+#include <vector>
 
 namespace calcjit::jit {
 
 namespace {
 
-vm::VmOptions ProgramOptions(const JitOptions& options) {
-  vm::VmOptions vm_options;
-  vm_options.isa = options.isa == Isa::kAuto ? vm::DetectIsa() : options.isa;
-  vm_options.disabled_passes = options.disabled_passes;
-  vm_options.native = true;
-  vm_options.max_piece_nodes = options.max_piece_nodes;
-  return vm_options;
-}
+// A compiled region: its function covers whole chunks of kChunk items; the
+// last n % kChunk go through it once more, copied into padded chunk buffers
+// (the scratch), their results copied back.
+class JitCode final : public program::RegionCode {
+ public:
+  JitCode(const program::Region& region, CompiledPiece piece)
+      : reads_(region.reads.size()), writes_(region.writes.size()), piece_(std::move(piece)) {}
 
-// Compiles every piece of the program, on up to one thread per core.
-Result<std::vector<std::shared_ptr<const void>>> CompileAll(vm::Program& program, Isa isa,
-                                                            bool parallel, bool use_cache) {
-  std::vector<vm::NativePiece*> pieces;
-  for (vm::Phase& phase : program.phases) {
-    for (vm::NativePiece& piece : phase.pieces) pieces.push_back(&piece);
+  std::size_t ScratchFloats() const override { return (reads_ + writes_) * 2 * kChunk; }
+
+  void Run(const program::RegionArgs& args, float* scratch) const override {
+    const std::size_t n = args.item_count;
+    const std::size_t whole = n - n % kChunk;
+    if (whole > 0) piece_.function(args.reads, args.scalars, args.writes, whole);
+    const std::size_t tail = n - whole;
+    if (tail == 0) return;
+    // Scratch layout: the padded reads, the padded writes, then the pointer
+    // arrays to them (as floats' room: a pointer fits in two floats).
+    float* padded_reads = scratch;
+    float* padded_writes = scratch + reads_ * kChunk;
+    auto** read_pointers = reinterpret_cast<const float**>(padded_writes + writes_ * kChunk);
+    auto** write_pointers =
+        reinterpret_cast<float**>(padded_writes + writes_ * kChunk + 2 * reads_);
+    for (std::size_t r = 0; r < reads_; ++r) {
+      float* padded = padded_reads + r * kChunk;
+      std::fill_n(padded, kChunk, 0.0f);
+      std::copy_n(args.reads[r] + whole, tail, padded);
+      read_pointers[r] = padded;
+    }
+    for (std::size_t w = 0; w < writes_; ++w) write_pointers[w] = padded_writes + w * kChunk;
+    piece_.function(read_pointers, args.scalars, write_pointers, kChunk);
+    for (std::size_t w = 0; w < writes_; ++w) {
+      std::copy_n(write_pointers[w], tail, args.writes[w] + whole);
+    }
   }
-  std::vector<Result<CompiledPiece>> results(pieces.size(), InternalError("not compiled"));
+
+ private:
+  const std::size_t reads_;
+  const std::size_t writes_;
+  const CompiledPiece piece_;
+};
+
+}  // namespace
+
+Result<program::CompiledRegions> CompileRegions(const program::Program& program,
+                                                const JitOptions& options) {
+  const std::vector<const program::Region*> regions = program.Regions();
+  std::vector<Result<CompiledPiece>> results(regions.size(), InternalError("not compiled"));
   std::atomic<std::size_t> next{0};
   auto work = [&] {
-    for (std::size_t k = next++; k < pieces.size(); k = next++) {
-      results[k] = CompilePiece(*pieces[k], isa, use_cache);
+    for (std::size_t k = next++; k < regions.size(); k = next++) {
+      results[k] = CompilePiece(*regions[k], options.isa, options.use_code_cache);
     }
   };
   const std::size_t threads =
-      parallel
-          ? std::min<std::size_t>(pieces.size(), std::max(1u, std::thread::hardware_concurrency()))
+      options.parallel
+          ? std::min<std::size_t>(regions.size(), std::max(1u, std::thread::hardware_concurrency()))
           : 1;
   std::vector<std::thread> workers;
   for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(work);
   work();
   for (std::thread& worker : workers) worker.join();
 
-  std::vector<std::shared_ptr<const void>> code;
-  for (std::size_t k = 0; k < pieces.size(); ++k) {
+  program::CompiledRegions compiled;
+  for (std::size_t k = 0; k < regions.size(); ++k) {
     if (!results[k].ok()) return results[k].status();
-    pieces[k]->function = results[k]->function;
-    code.push_back(results[k]->code);
+    compiled.code.push_back(std::make_unique<JitCode>(*regions[k], std::move(results[k]).value()));
   }
-  return code;
+  return compiled;
 }
 
-}  // namespace
-
-Result<std::unique_ptr<backend::Executable>> MakeJitExecutable(
-    std::shared_ptr<const ir::EvalPlan> plan, const JitOptions& options) {
-  const vm::VmOptions vm_options = ProgramOptions(options);
-  Result<vm::PreparedProgram> prepared = vm::PrepareProgram(plan, vm_options, false);
-  if (!prepared.ok()) return prepared.status();
-  vm::Program program = std::move(prepared->program);
-  Result<std::vector<std::shared_ptr<const void>>> code =
-      CompileAll(program, vm_options.isa, options.parallel, options.use_code_cache);
-  if (!code.ok()) return code.status();
-  return vm::MakeProgramExecutable(std::move(plan), std::move(program), std::move(code).value());
-}
-
-Result<std::string> DumpJit(std::shared_ptr<const ir::EvalPlan> plan, const JitOptions& options,
-                            DumpStage stage) {
-  const vm::VmOptions vm_options = ProgramOptions(options);
-  Result<vm::PreparedProgram> prepared = vm::PrepareProgram(std::move(plan), vm_options, false);
-  if (!prepared.ok()) return prepared.status();
-  std::string out = prepared->program.Dump();
-  for (const vm::Phase& phase : prepared->program.phases) {
-    for (const vm::NativePiece& piece : phase.pieces) {
-      Result<std::string> code = DumpPiece(piece, vm_options.isa, stage);
-      if (!code.ok()) return code.status();
-      out += "\n; ---- piece '" + piece.name + "' ----\n" + *code;
-    }
+Result<std::string> DumpRegions(const program::Program& program, Isa isa, DumpStage stage) {
+  std::string out;
+  for (const program::Region* region : program.Regions()) {
+    Result<std::string> code = DumpPiece(*region, isa, stage);
+    if (!code.ok()) return code.status();
+    out += "\n; ---- region '" + region->name + "' ----\n" + *code;
   }
   return out;
 }

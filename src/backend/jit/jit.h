@@ -1,39 +1,35 @@
-// The JIT backend: the VM's program with every phase's element-wise work
-// compiled by LLVM into native loops over all items (one function per piece,
-// each item's intermediates in registers, vectorized for the CPU's widest
-// vectors), the kernels inlined from the very source of src/math.
+// The LLVM JIT: one of the two region compilers of the shared program
+// (backend/program). Each region becomes one native function with a single
+// loop over the items, every intermediate in registers, vectorized for the
+// tier's widest vectors, with the kernels inlined from the very source of
+// src/math. Regions compile in parallel and are cached by content.
 #ifndef CALCJIT_BACKEND_JIT_JIT_H_
 #define CALCJIT_BACKEND_JIT_JIT_H_
 
-#include <memory>
 #include <string>
-#include <vector>
 
-#include "backend/executable.h"
 #include "backend/jit/compiler.h"
-#include "backend/vm/vm.h"
+#include "backend/program/program.h"
+#include "backend/program/region_code.h"
+#include "calcjit/cpu.h"
 #include "calcjit/status.h"
-#include "ir/plan.h"
 
 namespace calcjit::jit {
 
 struct JitOptions {
-  Isa isa = Isa::kAuto;
-  std::vector<std::string> disabled_passes;
-  std::uint32_t max_piece_nodes = 0;  // 0: the default (vm::LowerOptions)
-  // Compile an engine's pieces on several threads (one per core).
+  Isa isa = Isa::kBaseline;  // a concrete tier (the runtime resolves kAuto)
+  // Compile a program's regions on several threads (one per core).
   bool parallel = true;
-  // Take pieces from the code cache and put new ones in it.
+  // Take code from the code cache and put new code in it.
   bool use_code_cache = true;
 };
 
-Result<std::unique_ptr<backend::Executable>> MakeJitExecutable(
-    std::shared_ptr<const ir::EvalPlan> plan, const JitOptions& options);
+Result<program::CompiledRegions> CompileRegions(const program::Program& program,
+                                                const JitOptions& options);
 
-// The program (as the VM prints it, with its native pieces) and each piece's
-// code at `stage`.
-Result<std::string> DumpJit(std::shared_ptr<const ir::EvalPlan> plan, const JitOptions& options,
-                            DumpStage stage);
+// Each region's code at `stage`, after a header naming the region. Code is
+// only generated, never run, so any tier can be shown on any host.
+Result<std::string> DumpRegions(const program::Program& program, Isa isa, DumpStage stage);
 
 }  // namespace calcjit::jit
 

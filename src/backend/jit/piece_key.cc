@@ -18,7 +18,7 @@ void Put(std::string& key, std::string_view text) {
 
 }  // namespace
 
-std::string PieceKey(const vm::NativePiece& piece, std::string_view target) {
+std::string PieceKey(const program::Region& piece, std::string_view target) {
   std::string key;
   Put(key, target);
   Put(key, piece.name);
@@ -27,22 +27,22 @@ std::string PieceKey(const vm::NativePiece& piece, std::string_view target) {
   Put(key, static_cast<std::uint32_t>(piece.scalars.size()));
   for (const std::string& name : piece.scalar_names) Put(key, name);
   Put(key, static_cast<std::uint32_t>(piece.nodes.size()));
-  for (const vm::PieceNode& node : piece.nodes) {
+  for (const program::RegionNode& node : piece.nodes) {
     Put(key, static_cast<std::uint32_t>(node.op));
     Put(key, node.name);
     Put(key, node.operand_count);
     for (std::uint32_t o = 0; o < node.operand_count; ++o) {
-      const vm::PieceOperand& operand = piece.operands[node.first_operand + o];
+      const program::RegionOperand& operand = piece.operands[node.first_operand + o];
       Put(key, static_cast<std::uint32_t>(operand.kind));
-      Put(key, operand.kind == vm::PieceOperand::Kind::kConstant
+      Put(key, operand.kind == program::RegionOperand::Kind::kConstant
                    ? std::bit_cast<std::uint32_t>(operand.constant)
                    : operand.index);
     }
   }
   Put(key, static_cast<std::uint32_t>(piece.writes.size()));
-  for (const vm::PieceWrite& write : piece.writes) {
+  for (const program::RegionWrite& write : piece.writes) {
     Put(key, write.node);
-    Put(key, write.target.loc == vm::Loc::kOutput ? 1u : 0u);
+    Put(key, write.target.loc == program::Loc::kOutput ? 1u : 0u);
   }
   return key;
 }

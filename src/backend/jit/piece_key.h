@@ -9,11 +9,11 @@
 #include <string>
 #include <string_view>
 
-#include "backend/vm/program.h"
+#include "backend/program/program.h"
 
 namespace calcjit::jit {
 
-std::string PieceKey(const vm::NativePiece& piece, std::string_view target);
+std::string PieceKey(const program::Region& piece, std::string_view target);
 
 }  // namespace calcjit::jit
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "calcjit/engine.h"
+#include "calcjit/cpu.h"
 #include "ir/op.h"
 
 // CALCJIT_VECTOR_KERNEL(Name, arity)

@@ -1,94 +1,119 @@
 #include "backend/vm/vm.h"
 
 #include <algorithm>
+#include <memory>
 
-#include "backend/vm/executor.h"
-#include "backend/vm/isa.h"
-#include "backend/vm/lower.h"
-#include "opt/pipeline.h"
+#include "backend/kernels/kernels.h"
+#include "backend/vm/instructions.h"
+#include "backend/vm/region_lowering.h"
 
 namespace calcjit::vm {
 
 namespace {
 
-class VmExecutable final : public backend::Executable {
+constexpr std::string_view kStepNames[] = {"reuse", "fuse"};
+
+// A region's instructions, run block after block of items.
+class VmCode final : public program::RegionCode {
  public:
-  VmExecutable(std::shared_ptr<const ir::EvalPlan> plan, Program program,
-               std::vector<std::shared_ptr<const void>> keep_alive)
-      : plan_(std::move(plan)), program_(std::move(program)), keep_alive_(std::move(keep_alive)) {}
+  VmCode(RegionInstructions code, const kernels::KernelTable& kernels, std::uint32_t block)
+      : code_(std::move(code)), kernels_(kernels), block_(block) {}
 
-  std::unique_ptr<internal::Workspace> NewWorkspace() const override {
-    return std::make_unique<VmWorkspace>(program_, plan_->schema.inputs.size());
+  std::size_t ScratchFloats() const override {
+    return static_cast<std::size_t>(code_.registers) * block_;
   }
 
-  Status Run(const backend::EvalArgs& args, internal::Workspace* workspace) const override {
-    RunProgram(program_, args, *static_cast<VmWorkspace*>(workspace));
-    return Status::Ok();
+  void Run(const program::RegionArgs& args, float* scratch) const override {
+    for (std::size_t begin = 0; begin < args.item_count; begin += block_) {
+      const std::size_t count = std::min<std::size_t>(block_, args.item_count - begin);
+      for (const Instruction& in : code_.instructions) Execute(in, args, scratch, begin, count);
+    }
   }
+
+  std::string Dump() const override { return code_.Dump(); }
 
  private:
-  std::shared_ptr<const ir::EvalPlan> plan_;
-  Program program_;
-  std::vector<std::shared_ptr<const void>> keep_alive_;
+  float* Locate(const Operand& operand, const program::RegionArgs& args, float* scratch,
+                std::size_t begin) const {
+    switch (operand.loc) {
+      case Loc::kRegister:
+        return scratch + static_cast<std::size_t>(operand.index) * block_;
+      case Loc::kRead:  // read only: inputs and read columns are never written
+        return const_cast<float*>(args.reads[operand.index]) + begin;
+      case Loc::kWrite:
+        return args.writes[operand.index] + begin;
+      case Loc::kScalar:
+        return const_cast<float*>(args.scalars + operand.index);
+      case Loc::kConstant:
+        return const_cast<float*>(code_.constants.data() + operand.index);
+      case Loc::kNone:
+        break;
+    }
+    return nullptr;
+  }
+
+  void Execute(const Instruction& in, const program::RegionArgs& args, float* scratch,
+               std::size_t begin, std::size_t count) const {
+    const int op = static_cast<int>(in.op);
+    auto at = [&](const Operand& operand) { return Locate(operand, args, scratch, begin); };
+    switch (in.form) {
+      case Form::kUnary:
+        kernels_.unary[op](at(in.a), at(in.out), count);
+        return;
+      case Form::kBinary:
+        kernels_.binary[op](at(in.a), at(in.b), at(in.out), count);
+        return;
+      case Form::kScalarB:
+        kernels_.scalar_b[op](at(in.a), *at(in.b), at(in.out), count);
+        return;
+      case Form::kScalarA:
+        kernels_.scalar_a[op](*at(in.a), at(in.b), at(in.out), count);
+        return;
+      case Form::kIf:
+        kernels_.if_kernel(at(in.c), at(in.a), at(in.b), at(in.out), count);
+        return;
+      case Form::kFill:
+        kernels_.fill(*at(in.a), at(in.out), count);
+        return;
+      case Form::kMulAdd:
+        kernels_.mul_add(at(in.a), *at(in.c), at(in.b), at(in.out), count);
+        return;
+      case Form::kStore:
+        kernels_.store(at(in.a), at(in.out), count);
+        return;
+      case Form::kFold: {
+        const float* columns[kMaxFold];
+        for (std::uint32_t t = 0; t < in.count; ++t) {
+          columns[t] = at(code_.fold_operands[in.first + t]);
+        }
+        kernels_.fold[op](columns, in.count, at(in.out), count);
+        return;
+      }
+    }
+  }
+
+  const RegionInstructions code_;
+  const kernels::KernelTable& kernels_;
+  const std::uint32_t block_;
 };
 
 }  // namespace
 
-Result<PreparedProgram> PrepareProgram(std::shared_ptr<const ir::EvalPlan> plan,
-                                       const VmOptions& options, bool dump_passes) {
+std::span<const std::string_view> VmStepNames() {
+  return kStepNames;
+}
+
+program::CompiledRegions CompileRegions(const program::Program& program, const VmOptions& options) {
   LowerOptions lower;
-  lower.isa = options.isa == Isa::kAuto ? DetectIsa() : options.isa;
-  if (!CpuSupports(lower.isa)) {
-    return UserError("this CPU cannot run the " + std::string(IsaName(lower.isa)) +
-                     " instruction set (it has " + std::string(IsaName(DetectIsa())) + ")");
+  lower.reuse_registers = options.reuse_registers;
+  lower.fuse = options.fuse;
+  const kernels::KernelTable& kernels = kernels::KernelsFor(options.isa);
+  program::CompiledRegions compiled;
+  for (const program::Region* region : program.Regions()) {
+    compiled.code.push_back(
+        std::make_unique<VmCode>(LowerRegion(*region, lower), kernels, options.block_size));
   }
-  if (options.block_size != 0) lower.block_size = options.block_size;
-  lower.native = options.native;
-  if (options.max_piece_nodes != 0) lower.max_piece_nodes = options.max_piece_nodes;
-  opt::OptimizerOptions optimizer;
-  optimizer.dump_after_each = dump_passes;
-  for (const std::string& name : options.disabled_passes) {
-    if (name == "reuse") {
-      lower.reuse_registers = false;
-    } else if (name == "fuse") {
-      lower.fuse = false;
-    } else {
-      optimizer.disabled_passes.push_back(name);
-    }
-  }
-  Result<opt::Optimized> optimized = opt::Optimize(std::move(plan), optimizer);
-  if (!optimized.ok()) {
-    return UserError(optimized.status().message() + "; the VM's own: reuse, fuse");
-  }
-  Program program = Lower(optimized->dag, lower);
-  return PreparedProgram{std::move(optimized).value(), std::move(program)};
-}
-
-std::unique_ptr<backend::Executable> MakeProgramExecutable(
-    std::shared_ptr<const ir::EvalPlan> plan, Program program,
-    std::vector<std::shared_ptr<const void>> keep_alive) {
-  return std::make_unique<VmExecutable>(std::move(plan), std::move(program), std::move(keep_alive));
-}
-
-Result<std::unique_ptr<backend::Executable>> MakeVmExecutable(
-    std::shared_ptr<const ir::EvalPlan> plan, const VmOptions& options) {
-  Result<PreparedProgram> prepared = PrepareProgram(plan, options, false);
-  if (!prepared.ok()) return prepared.status();
-  return MakeProgramExecutable(std::move(plan), std::move(prepared->program), {});
-}
-
-Result<std::string> DumpVmProgram(std::shared_ptr<const ir::EvalPlan> plan,
-                                  const VmOptions& options, bool with_dag) {
-  Result<PreparedProgram> prepared = PrepareProgram(std::move(plan), options, with_dag);
-  if (!prepared.ok()) return prepared.status();
-  std::string out;
-  if (with_dag) {
-    for (const opt::PassReport& pass : prepared->optimized.passes) {
-      out += "# after " + pass.name + (pass.ran ? "" : " (off)") + ": " +
-             std::to_string(pass.nodes) + " nodes\n" + pass.dump;
-    }
-  }
-  return out + prepared->program.Dump();
+  return compiled;
 }
 
 }  // namespace calcjit::vm

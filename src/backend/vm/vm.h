@@ -1,56 +1,42 @@
-// The block VM backend: the optimized DAG as a flat program of typed
-// instructions over blocks of items, with kernels for the best instruction
-// set of the CPU. Ready as soon as the set is loaded (no code generation).
+// The block VM: one of the two region compilers of the shared program
+// (backend/program). Each region becomes a flat list of instructions over
+// blocks of items, each instruction a column kernel of the chosen
+// instruction-set tier. Ready as soon as the set is scheduled (no code
+// generation), so it serves a new version at once while the JIT compiles.
 #ifndef CALCJIT_BACKEND_VM_VM_H_
 #define CALCJIT_BACKEND_VM_VM_H_
 
-#include <memory>
+#include <cstdint>
+#include <span>
 #include <string>
-#include <vector>
+#include <string_view>
 
-#include "backend/executable.h"
-#include "backend/vm/program.h"
-#include "calcjit/engine.h"
-#include "calcjit/status.h"
-#include "ir/plan.h"
-#include "opt/pipeline.h"
+#include "backend/program/program.h"
+#include "backend/program/region_code.h"
+#include "calcjit/cpu.h"
 
 namespace calcjit::vm {
 
+// The default block: 1,024 items. A block's scratch columns (4 KiB each, a few
+// dozen live at once) then stay in L2, and the dispatch cost of an
+// instruction is spread over enough items; 512 to 2,048 measure within 5% of
+// each other, 64 to 256 up to 50% slower (docs/PERFORMANCE.md).
+inline constexpr std::uint32_t kDefaultBlockSize = 1024;
+
 struct VmOptions {
-  Isa isa = Isa::kAuto;          // a tier this CPU lacks is an error
-  std::uint32_t block_size = 0;  // 0: the default
-  // Optimizer passes (opt/pipeline.h) and VM lowering steps ("reuse",
-  // "fuse") to switch off, by name.
-  std::vector<std::string> disabled_passes;
-  // For the JIT: native pieces instead of block instructions (lower.h).
-  bool native = false;
-  std::uint32_t max_piece_nodes = 0;  // 0: the default
+  Isa isa = Isa::kBaseline;  // a concrete tier (the runtime resolves kAuto)
+  std::uint32_t block_size = kDefaultBlockSize;
+  bool reuse_registers = true;  // the "reuse" step
+  bool fuse = true;             // the "fuse" step
 };
 
-// The optimizer's result and the program lowered from it.
-struct PreparedProgram {
-  opt::Optimized optimized;
-  Program program;
-};
-Result<PreparedProgram> PrepareProgram(std::shared_ptr<const ir::EvalPlan> plan,
-                                       const VmOptions& options, bool dump_passes);
+// The VM's own steps that EngineOptions::disabled_passes can switch off:
+// "reuse" (block registers; with it the scheduler's column reuse) and "fuse"
+// (a + s*b and chains of one operator as single instructions).
+std::span<const std::string_view> VmStepNames();
 
-// Runs `program` (whose native pieces, if any, are compiled) on the VM's
-// executor; `keep_alive` holds what the program's code needs (compiled pieces).
-std::unique_ptr<backend::Executable> MakeProgramExecutable(
-    std::shared_ptr<const ir::EvalPlan> plan, Program program,
-    std::vector<std::shared_ptr<const void>> keep_alive);
-
-// The names of the VM's own lowering steps that can be switched off.
-inline constexpr const char* kVmPassNames[] = {"reuse", "fuse"};
-
-Result<std::unique_ptr<backend::Executable>> MakeVmExecutable(
-    std::shared_ptr<const ir::EvalPlan> plan, const VmOptions& options);
-
-// The optimized DAG and the VM program, as text (for `calcjit dump` and tests).
-Result<std::string> DumpVmProgram(std::shared_ptr<const ir::EvalPlan> plan,
-                                  const VmOptions& options, bool with_dag);
+// Never fails: every region the scheduler makes has VM code.
+program::CompiledRegions CompileRegions(const program::Program& program, const VmOptions& options);
 
 }  // namespace calcjit::vm
 

@@ -1,22 +1,20 @@
-vm program: avx2, block 1024, 0 registers, 3 columns, 6 scalars (those not listed start at 0)
+program: 2 phases, 3 columns, 6 scalars (those not listed start at 0)
   s0 = 0.1
   s2 = 3
   s5 = 0.01
   s3 = in0
 phase 0
- native piece 'relevance': 3 nodes, for each item i:
+  region 'relevance': 3 nodes, for each item i:
     v0 = Mul in1[i], 0.1   ; %2
     v1 = Add v0, in2[i]   ; %4
     v2 = Sigmoid v1   ; %5
     out0[i] = v2 (NaN made canonical)
     col0[i] = v2
 phase 1
-  aggregate BatchSum s1 = col0   ; %6
-  aggregate Zscore col1 = in3   ; %9
-  aggregate Rank col2 = col0   ; %10
- per block:
-    store out2 = col1
- native piece 'share..score': 7 nodes, for each item i:
+  step BatchSum s1 = col0   ; %6
+  step Zscore col1 = in3   ; %9
+  step Rank col2 = col0   ; %10
+  region 'share..score': 7 nodes, for each item i:
     v0 = Div col0[i], s1   ; %7
     v1 = Le col2[i], 3   ; %12
     v2 = Mul v0, s3   ; %14
@@ -27,8 +25,9 @@ phase 1
     out1[i] = v0 (NaN made canonical)
     out3[i] = v1 (NaN made canonical)
     out4[i] = v6 (NaN made canonical)
+  store out2 = col1 (NaN made canonical)
 
-; ---- piece 'relevance' ----
+; ---- region 'relevance' ----
 ; ModuleID = 'calcjit.relevance'
 source_filename = "calcjit.relevance"
 
@@ -91,7 +90,7 @@ attributes #1 = { nounwind willreturn memory(none) "vector-function-abi-variant"
 !2 = !{!"llvm.loop.parallel_accesses", !0}
 !3 = !{!"llvm.loop.interleave.count", i32 1}
 
-; ---- piece 'share..score' ----
+; ---- region 'share..score' ----
 ; ModuleID = 'calcjit.share..score'
 source_filename = "calcjit.share..score"
 

@@ -1,11 +1,11 @@
-vm program: avx2, block 1024, 0 registers, 0 columns, 0 scalars (those not listed start at 0)
+program: 1 phases, 0 columns, 0 scalars (those not listed start at 0)
 phase 0
- native piece 'f_qux': 2 nodes, for each item i:
+  region 'f_qux': 2 nodes, for each item i:
     v0 = Add in1[i], in2[i]   ; %3
     v1 = Div in0[i], v0   ; %4
     out0[i] = v1 (NaN made canonical)
 
-; ---- piece 'f_qux' ----
+; ---- region 'f_qux' ----
 ; ModuleID = 'calcjit.f_qux'
 source_filename = "calcjit.f_qux"
 

@@ -1,11 +1,11 @@
-vm program: avx2, block 1024, 0 registers, 0 columns, 5 scalars (those not listed start at 0)
+program: 1 phases, 0 columns, 5 scalars (those not listed start at 0)
   s0 = 0.5
   s2 = 6
   s3 = 0.25
   s4 = 0.75
   s1 = in0
 phase 0
- native piece 'a..c': 10 nodes, for each item i:
+  region 'a..c': 10 nodes, for each item i:
     v0 = Abs in1[i]   ; %1
     v1 = Log1p v0   ; %2
     v2 = Mul 0.5, in2[i]   ; %5
@@ -21,7 +21,7 @@ phase 0
     out2[i] = v9 (NaN made canonical)
     out3[i] = v9 (NaN made canonical)
 
-; ---- piece 'a..c' ----
+; ---- region 'a..c' ----
 ; ModuleID = 'calcjit.a..c'
 source_filename = "calcjit.a..c"
 

@@ -1,6 +1,6 @@
-vm program: avx2, block 1024, 0 registers, 0 columns, 0 scalars (those not listed start at 0)
+program: 1 phases, 0 columns, 0 scalars (those not listed start at 0)
 phase 0
- native piece 's': 9 nodes, for each item i:
+  region 's': 9 nodes, for each item i:
     v0 = Add in0[i], in1[i]   ; %2
     v1 = Add v0, in2[i]   ; %4
     v2 = Add v1, in3[i]   ; %6
@@ -12,7 +12,7 @@ phase 0
     v8 = Add v7, in9[i]   ; %18
     out0[i] = v8 (NaN made canonical)
 
-; ---- piece 's' ----
+; ---- region 's' ----
 ; ModuleID = 'calcjit.s'
 source_filename = "calcjit.s"
 

@@ -1,21 +1,20 @@
-vm program: avx2, block 1024, 0 registers, 2 columns, 4 scalars (those not listed start at 0)
+program: 1 phases, 2 columns, 4 scalars (those not listed start at 0)
   s1 = 1
 phase 0
-  once vector Norm s0 = in1   ; %2
-  once binary Mul s3 = s0, s2   ; %7
- per block:
-    vector Cosine col0 = in0, in1   ; %0
-    store out0 = col0
-    vector L2Distance col1 = in0, in1   ; %1
-    store out1 = col1
- native piece 'blend': 3 nodes, for each item i:
+  step Cosine col0 = in0, in1   ; %0
+  step L2Distance col1 = in0, in1   ; %1
+  step Norm s0 = in1   ; %2
+  once Mul s3 = s0, s2   ; %7
+  region 'blend': 3 nodes, for each item i:
     v0 = Add col1[i], 1   ; %4
     v1 = Div col0[i], v0   ; %5
     v2 = Add v1, s3   ; %8
     out3[i] = v2 (NaN made canonical)
+  store out0 = col0 (NaN made canonical)
+  store out1 = col1 (NaN made canonical)
 fill out2 = s0
 
-; ---- piece 'blend' ----
+; ---- region 'blend' ----
 ; ModuleID = 'calcjit.blend'
 source_filename = "calcjit.blend"
 

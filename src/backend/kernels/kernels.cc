@@ -1,6 +1,6 @@
-#include "backend/vm/kernels.h"
+#include "backend/kernels/kernels.h"
 
-namespace calcjit::vm {
+namespace calcjit::kernels {
 
 const KernelTable& KernelsFor(Isa isa) {
   switch (isa) {
@@ -13,4 +13,4 @@ const KernelTable& KernelsFor(Isa isa) {
   }
 }
 
-}  // namespace calcjit::vm
+}  // namespace calcjit::kernels

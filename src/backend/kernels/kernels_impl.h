@@ -1,4 +1,4 @@
-// The VM's kernels, written once and compiled once per tier: each
+// The column kernels, written once and compiled once per tier: each
 // kernels_<tier>.cc defines CALCJIT_VM_TIER (the namespace) and includes this
 // file, with its own -march flags.
 //
@@ -13,13 +13,13 @@
 
 #include <cstddef>
 
-#include "backend/vm/kernels.h"
+#include "backend/kernels/kernels.h"
 #include "math/aggregate.h"
 #include "math/bits.h"
 #include "math/elementwise.h"
 #include "math/vector.h"
 
-namespace calcjit::vm::CALCJIT_VM_TIER {
+namespace calcjit::kernels::CALCJIT_VM_TIER {
 
 namespace {
 
@@ -202,4 +202,4 @@ const KernelTable& Kernels() {
   return table;
 }
 
-}  // namespace calcjit::vm::CALCJIT_VM_TIER
+}  // namespace calcjit::kernels::CALCJIT_VM_TIER

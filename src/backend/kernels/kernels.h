@@ -1,15 +1,19 @@
-// The VM's kernels: loops over a block of items, one per operator and operand
-// form, compiled once per instruction-set tier from kernels_impl.h.
-#ifndef CALCJIT_BACKEND_VM_KERNELS_H_
-#define CALCJIT_BACKEND_VM_KERNELS_H_
+// Column kernels: loops over the items of a column or a block, one per
+// operator and operand form, each running the src/math kernel named like the
+// operator, compiled once per instruction-set tier from kernels_impl.h. The
+// VM runs its block instructions on them, and the program executor its
+// column steps (aggregates, vector operators), uniform values and stores, for
+// every compiling backend alike.
+#ifndef CALCJIT_BACKEND_KERNELS_KERNELS_H_
+#define CALCJIT_BACKEND_KERNELS_KERNELS_H_
 
 #include <cstddef>
 #include <cstdint>
 
-#include "calcjit/engine.h"
+#include "calcjit/cpu.h"
 #include "ir/op.h"
 
-namespace calcjit::vm {
+namespace calcjit::kernels {
 
 using UnaryKernel = void (*)(const float* a, float* out, std::size_t n);
 using BinaryKernel = void (*)(const float* a, const float* b, float* out, std::size_t n);
@@ -58,6 +62,6 @@ namespace avx512 {
 const KernelTable& Kernels();
 }
 
-}  // namespace calcjit::vm
+}  // namespace calcjit::kernels
 
-#endif  // CALCJIT_BACKEND_VM_KERNELS_H_
+#endif  // CALCJIT_BACKEND_KERNELS_KERNELS_H_

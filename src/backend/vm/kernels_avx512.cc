@@ -1,4 +1,0 @@
-// The VM's kernels for the avx512 tier (compile flags: src/CMakeLists.txt).
-#define CALCJIT_VM_TIER avx512
-#define CALCJIT_VM_LANES 16
-#include "backend/vm/kernels_impl.h"

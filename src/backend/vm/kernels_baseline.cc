@@ -1,4 +1,0 @@
-// The VM's kernels for the baseline tier (compile flags: src/CMakeLists.txt).
-#define CALCJIT_VM_TIER baseline
-#define CALCJIT_VM_LANES 4
-#include "backend/vm/kernels_impl.h"

@@ -1,0 +1,52 @@
+// CPU detection: the one place that asks the processor what it can run.
+#include "calcjit/cpu.h"
+
+namespace calcjit {
+
+std::optional<Isa> IsaFromName(std::string_view name) {
+  if (name == "auto") return Isa::kAuto;
+  if (name == "x86-64" || name == "baseline") return Isa::kBaseline;
+  if (name == "avx2" || name == "x86-64-v3") return Isa::kAvx2;
+  if (name == "avx512" || name == "x86-64-v4") return Isa::kAvx512;
+  return std::nullopt;
+}
+
+std::string_view IsaName(Isa isa) {
+  switch (isa) {
+    case Isa::kAuto:
+      return "auto";
+    case Isa::kBaseline:
+      return "x86-64";
+    case Isa::kAvx2:
+      return "avx2";
+    case Isa::kAvx512:
+      return "avx512";
+  }
+  return "?";
+}
+
+bool IsIsaSupported(Isa isa) {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  switch (isa) {
+    case Isa::kAuto:
+    case Isa::kBaseline:
+      return true;
+    case Isa::kAvx2:
+      return __builtin_cpu_supports("x86-64-v3");
+    case Isa::kAvx512:
+      return __builtin_cpu_supports("x86-64-v4");
+  }
+  return false;
+#else
+  return isa == Isa::kAuto || isa == Isa::kBaseline;
+#endif
+}
+
+Isa BestIsa() {
+  if (IsIsaSupported(Isa::kAvx512)) return Isa::kAvx512;
+  if (IsIsaSupported(Isa::kAvx2)) return Isa::kAvx2;
+  return Isa::kBaseline;
+}
+
+}  // namespace calcjit
