@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "dsl/float_text.h"
+#include "calcjit/numbers.h"
 
 namespace calcjit::cli {
 
@@ -21,13 +21,13 @@ Status ReadCell(const CsvTable& table, std::size_t row, std::size_t column, floa
     *value = std::numeric_limits<float>::quiet_NaN();
     return Status::Ok();
   }
-  switch (dsl::ParseFloatCell(cell, value)) {
-    case dsl::FloatParse::kOk:
+  switch (ParseNumber(cell, value)) {
+    case NumberParse::kOk:
       return Status::Ok();
-    case dsl::FloatParse::kOverflow:
+    case NumberParse::kOverflow:
       return UserError("'" + std::string(cell) + "' is beyond the float32 range",
                        CellLocation(table, row, column));
-    case dsl::FloatParse::kSyntax:
+    case NumberParse::kSyntax:
       break;
   }
   return UserError("cannot read '" + std::string(cell) + "' as a number",
