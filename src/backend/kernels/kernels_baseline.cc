@@ -1,4 +1,4 @@
 // The column kernels for the baseline tier (compile flags: src/CMakeLists.txt).
-#define CALCJIT_VM_TIER baseline
-#define CALCJIT_VM_LANES 4
+#define CALCJIT_KERNELS_TIER baseline
+#define CALCJIT_KERNELS_LANES 4
 #include "backend/kernels/kernels_impl.h"

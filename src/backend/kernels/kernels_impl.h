@@ -1,12 +1,12 @@
 // The column kernels, written once and compiled once per tier: each
-// kernels_<tier>.cc defines CALCJIT_VM_TIER (the namespace) and includes this
+// kernels_<tier>.cc defines CALCJIT_KERNELS_TIER (the namespace) and includes this
 // file, with its own -march flags.
 //
 // Every math function is `static` in those translation units
 // (CALCJIT_KERNEL, see math/bits.h): with external linkage the linker would
 // keep one copy of each, possibly the AVX-512 one, for every caller.
-#ifndef CALCJIT_VM_TIER
-#error "define CALCJIT_VM_TIER before including kernels_impl.h"
+#ifndef CALCJIT_KERNELS_TIER
+#error "define CALCJIT_KERNELS_TIER before including kernels_impl.h"
 #endif
 
 #define CALCJIT_KERNEL static inline
@@ -19,7 +19,7 @@
 #include "math/elementwise.h"
 #include "math/vector.h"
 
-namespace calcjit::kernels::CALCJIT_VM_TIER {
+namespace calcjit::kernels::CALCJIT_KERNELS_TIER {
 
 namespace {
 
@@ -48,10 +48,10 @@ void ScalarA(float s, const float* b, float* out, std::size_t n) {
 // time so that the running value stays in a register instead of making k - 1
 // passes through a scratch column (GCC's and clang's vector extension:
 // lane-wise IEEE operations, so the same roundings as the scalar code).
-// CALCJIT_VM_LANES is the tier's native float count: 4 (SSE2), 8 (AVX2) or
+// CALCJIT_KERNELS_LANES is the tier's native float count: 4 (SSE2), 8 (AVX2) or
 // 16 (AVX-512); a wider vector type than the tier has would go through memory.
-constexpr std::size_t kLanes = CALCJIT_VM_LANES;
-typedef float Lanes __attribute__((vector_size(4 * CALCJIT_VM_LANES)));
+constexpr std::size_t kLanes = CALCJIT_KERNELS_LANES;
+typedef float Lanes __attribute__((vector_size(4 * CALCJIT_KERNELS_LANES)));
 
 inline Lanes LoadLanes(const float* p) {
   Lanes v;
@@ -202,4 +202,4 @@ const KernelTable& Kernels() {
   return table;
 }
 
-}  // namespace calcjit::kernels::CALCJIT_VM_TIER
+}  // namespace calcjit::kernels::CALCJIT_KERNELS_TIER
