@@ -72,8 +72,10 @@ struct VersionStats {
   std::uint64_t items = 0;
   std::uint64_t errors = 0;  // evaluations refused (bad bindings)
   std::uint64_t shadow_evaluations = 0;
-  std::uint64_t shadow_dropped = 0;  // sampled, but the shadow queue was full
-  std::uint64_t mismatches = 0;      // values that differed
+  std::uint64_t shadow_dropped = 0;  // sampled, but not compared (queue full, or the shadow
+                                     // cannot run on this version: shadow_note says why)
+  std::string shadow_note;
+  std::uint64_t mismatches = 0;  // values that differed
 };
 
 class Session;
@@ -108,7 +110,12 @@ class ServingEngine {
   void WaitForJit() const;
 
   // Shadow evaluations (off the caller's thread, sampled; they allocate, the
-  // served evaluation does not). fraction 0 switches them off.
+  // served evaluation does not). fraction 0 switches them off. A shadow that
+  // cannot run on what the current version's sessions bind (an input it needs
+  // that the version does not read and that has no default, an input of
+  // another shape, no served output in common) is refused with an error
+  // naming the input and the version; if a later reload makes it so, the
+  // samples are dropped and VersionStats::shadow_note says why.
   Status SetShadow(const ShadowOptions& options);
   // Waits until every sampled shadow evaluation so far has been compared.
   void DrainShadow() const;

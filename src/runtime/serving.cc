@@ -106,13 +106,13 @@ Status ServingState::SetShadow(const ShadowOptions& options) {
   if (!(options.fraction >= 0.0 && options.fraction <= 1.0)) {
     return UserError("the shadow fraction must be between 0 and 1");
   }
-  if (options.candidate != nullptr) {
-    const Schema& served = current_.load()->schema;
-    const Schema& candidate = options.candidate->schema();
-    bool any = false;
-    for (const std::string& output : served.outputs)
-      any |= candidate.FindOutput(output).has_value();
-    if (!any) return UserError("the candidate set defines none of the served outputs");
+  if (options.fraction > 0.0) {
+    // A shadow that cannot run against the served inputs would be dropped on
+    // every sample and compare nothing: refuse it now, saying why.
+    const std::shared_ptr<const Version> version = current_.load();
+    Result<Engine> shadow = CompileShadow(*version, options);
+    if (!shadow.ok()) return shadow.status();
+    CALCJIT_RETURN_IF_ERROR(ShadowFits(*version, shadow->schema()));
   }
   if (options.fraction > 0.0) {
     const std::lock_guard<std::mutex> lock(worker_mutex_);
@@ -259,6 +259,7 @@ VersionStats ServingEngine::Stats() const {
   {
     const std::lock_guard<std::mutex> lock(version->note_mutex);
     stats.backend_note = version->note;
+    stats.shadow_note = version->shadow_note;
   }
   stats.jit_pending = version->jit_pending.load();
   stats.parse_ms = version->parse_ms;

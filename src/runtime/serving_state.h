@@ -47,7 +47,8 @@ struct Version {
 
   // Counters and the tier change while the version serves: mutable.
   mutable std::mutex note_mutex;
-  mutable std::string note;  // why the JIT does not serve it
+  mutable std::string note;         // why the JIT does not serve it
+  mutable std::string shadow_note;  // why the shadow compares nothing on it
 };
 
 // A sampled evaluation, copied for the shadow: the served version's inputs
@@ -59,6 +60,15 @@ struct ShadowJob {
   std::vector<std::optional<std::vector<float>>> inputs;
   std::vector<std::vector<float>> outputs;
 };
+
+// The shadow's engine for a version: the candidate set, or the served set
+// itself, compiled for the shadow's backend, computing the served outputs it
+// defines.
+Result<Engine> CompileShadow(const Version& version, const ShadowOptions& options);
+// Whether a shadow engine can run on what the version's sessions bind: every
+// input it needs is bound with the same shape, or has a default; it computes
+// at least one served output. The error names the input and the version.
+Status ShadowFits(const Version& version, const Schema& shadow);
 
 class ShadowWorker {
  public:

@@ -14,8 +14,8 @@ std::uint32_t Bits(float value) {
   return bits;
 }
 
-// The shadow's engine: the candidate set, or the served set itself, compiled
-// for the shadow's backend, computing the served outputs it defines.
+}  // namespace
+
 Result<Engine> CompileShadow(const Version& version, const ShadowOptions& options) {
   const FeatureSet& set = options.candidate != nullptr ? *options.candidate : version.set;
   EngineOptions engine;
@@ -23,10 +23,38 @@ Result<Engine> CompileShadow(const Version& version, const ShadowOptions& option
   for (const std::string& output : version.schema.outputs) {
     if (set.schema().FindOutput(output)) engine.outputs.push_back(output);
   }
+  // (No outputs would mean every definition.)
+  if (engine.outputs.empty()) {
+    return UserError("the shadow computes none of the outputs version " +
+                     std::to_string(version.id) + " serves");
+  }
   return Engine::Compile(set, engine);
 }
 
-}  // namespace
+Status ShadowFits(const Version& version, const Schema& shadow) {
+  const std::string served = "version " + std::to_string(version.id);
+  for (const InputInfo& input : shadow.inputs) {
+    const std::optional<std::size_t> k = version.schema.FindInput(input.name);
+    if (!k) {
+      if (input.default_value) continue;  // the shadow uses its default
+      return UserError("the shadow needs input '" + input.name + "', which " + served +
+                           " does not read, and it has no default value",
+                       input.name);
+    }
+    const InputInfo& bound = version.schema.inputs[*k];
+    if (bound.scope != input.scope || bound.dimension != input.dimension) {
+      auto shape = [](const InputInfo& i) {
+        return std::string(i.scope == Scope::kQuery ? "a query " : "an item ") +
+               (i.dimension > 0 ? "vector of dimension " + std::to_string(i.dimension)
+                                : std::string("scalar"));
+      };
+      return UserError("input '" + input.name + "' is " + shape(bound) + " in " + served + " but " +
+                           shape(input) + " in the shadow",
+                       input.name);
+    }
+  }
+  return Status::Ok();
+}
 
 ShadowWorker::ShadowWorker() : thread_([this] { Loop(); }) {}
 
@@ -85,9 +113,14 @@ void ShadowWorker::Process(const ShadowJob& job) {
   if (!engine_ || engine_version_ != version.id || engine_options_ != job.options) {
     engine_.reset();
     Result<Engine> compiled = CompileShadow(version, *job.options);
-    if (!compiled.ok()) {
-      // Counted as dropped: nothing was compared.
+    const Status fits = compiled.ok() ? ShadowFits(version, compiled->schema()) : compiled.status();
+    if (!fits.ok()) {
+      // Counted as dropped (nothing was compared), and said in the stats: a
+      // reload made the shadow unable to run against the served inputs.
       version.shadow_dropped.fetch_add(1, std::memory_order_relaxed);
+      const std::lock_guard<std::mutex> note(version.note_mutex);
+      version.shadow_note =
+          "shadow off for version " + std::to_string(version.id) + ": " + fits.message();
       return;
     }
     engine_ = std::move(compiled).value();
