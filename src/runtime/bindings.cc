@@ -1,0 +1,399 @@
+// The binding rules and their messages (see bindings.h).
+#include "runtime/bindings.h"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <string>
+
+namespace calcjit::internal {
+
+namespace {
+
+std::string Quoted(std::string_view name) {
+  return "'" + std::string(name) + "'";
+}
+
+std::string Counted(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string Floats(std::size_t n) {
+  return Counted(n, "float", "floats");
+}
+
+// a * b, or nullopt when it does not fit in a size_t.
+std::optional<std::size_t> Multiply(std::size_t a, std::size_t b) {
+  std::size_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) return std::nullopt;
+  return product;
+}
+
+std::string Needs(const std::optional<std::size_t>& floats) {
+  return floats ? Floats(*floats) : std::string("more floats than fit in memory");
+}
+
+// "got 6", or "got a buffer of 6" for a buffer whose prefix is used.
+std::string Got(std::size_t size, Extent extent) {
+  return extent == Extent::kExact ? "got " + std::to_string(size)
+                                  : "got a buffer of " + std::to_string(size);
+}
+
+// "for 7 items", "for 12 items in 3 queries".
+std::string ForItems(std::size_t items, std::size_t queries) {
+  std::string text = "for " + Counted(items, "item", "items");
+  if (queries != 1) text += " in " + Counted(queries, "query", "queries");
+  return text;
+}
+
+std::string Reader(const BindingOwner& owner) {
+  return owner.version == 0 ? std::string("the engine's outputs do not read it")
+                            : "version " + std::to_string(owner.version) + " does not read it";
+}
+
+std::string Computer(const BindingOwner& owner) {
+  return owner.version == 0 ? std::string("the engine does not compute it")
+                            : "version " + std::to_string(owner.version) + " does not compute it";
+}
+
+backend::InputLayout LayoutOf(const InputInfo& input) {
+  if (input.is_vector()) {
+    return input.scope == Scope::kItem ? backend::InputLayout::kItemVector
+                                       : backend::InputLayout::kQueryVector;
+  }
+  return input.scope == Scope::kItem ? backend::InputLayout::kColumn
+                                     : backend::InputLayout::kBroadcast;
+}
+
+Status ItemInputLengthError(const InputInfo& input, const InputBinding& binding,
+                            const std::optional<std::size_t>& needed, std::size_t items,
+                            std::size_t queries) {
+  std::string message =
+      "input " + Quoted(input.name) + " needs " + Needs(needed) + " " + ForItems(items, queries);
+  if (input.is_vector()) {
+    message += " (an item vector of dimension " + std::to_string(input.dimension) + ")";
+  }
+  return UserError(message + ", " + Got(binding.values.size(), binding.extent), input.name);
+}
+
+Status QueryInputLengthError(const InputInfo& input, const InputBinding& binding,
+                             const std::optional<std::size_t>& per_query, std::size_t queries) {
+  const std::string dimension = std::to_string(input.dimension);
+  std::string message = "input " + Quoted(input.name) + " needs ";
+  if (queries == 1) {
+    message += Floats(input.is_vector() ? input.dimension : 1) +
+               (input.is_vector() ? " (a query vector of dimension " + dimension + ")"
+                                  : std::string(" (a query scalar)"));
+  } else {
+    message += Needs(per_query) + " for " + Counted(queries, "query", "queries") +
+               (input.is_vector() ? " (a vector of dimension " + dimension + " per query)"
+                                  : std::string(" (one per query)"));
+    if (binding.extent == Extent::kExact) {
+      message += " or " + std::to_string(input.is_vector() ? input.dimension : 1) +
+                 " (the same for every query)";
+    }
+  }
+  return UserError(message + ", " + Got(binding.values.size(), binding.extent), input.name);
+}
+
+// Resolves one input for the call, or says why it cannot be.
+Status ResolveInput(const InputInfo& input, const InputBinding& binding, std::size_t items,
+                    std::size_t queries, ResolvedInput& resolved) {
+  const std::size_t width = input.is_vector() ? input.dimension : 1;
+  resolved = ResolvedInput{};
+  resolved.dimension = input.dimension;
+  resolved.layout = LayoutOf(input);
+  if (!binding.bound) {
+    if (input.default_value) {
+      resolved.data = &*input.default_value;
+      resolved.layout = backend::InputLayout::kBroadcast;
+      return Status::Ok();
+    }
+    // Zero queries read nothing: an input without a value is no error then.
+    if (queries == 0) return Status::Ok();
+    return UserError("input " + Quoted(input.name) + " is not bound and has no default value",
+                     input.name);
+  }
+  const std::size_t size = binding.values.size();
+  const bool exact = binding.extent == Extent::kExact;
+  resolved.data = binding.values.data();
+  resolved.bound = true;
+  if (input.scope == Scope::kItem) {
+    const std::optional<std::size_t> needed = Multiply(items, width);
+    if (!needed || (exact ? size != *needed : size < *needed)) {
+      return ItemInputLengthError(input, binding, needed, items, queries);
+    }
+    resolved.item_stride = width;
+    return Status::Ok();
+  }
+  // A query input: one value (or vector) for every query, or one per query;
+  // a buffer whose prefix is used holds one per query.
+  const std::optional<std::size_t> per_query = Multiply(queries, width);
+  if (exact && size == width) return Status::Ok();
+  if (per_query && (exact ? size == *per_query : size >= *per_query)) {
+    resolved.query_stride = width;
+    return Status::Ok();
+  }
+  return QueryInputLengthError(input, binding, per_query, queries);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// BindingTable
+
+BindingTable::BindingTable(const Schema& schema)
+    : inputs_(schema.inputs.size()),
+      outputs_(schema.outputs.size()),
+      owned_(schema.outputs.size()) {}
+
+Status BindingTable::BindInput(const Schema& schema, std::string_view name,
+                               std::span<const float> values, Extent extent,
+                               const BindingOwner& owner) {
+  const std::optional<std::size_t> index = schema.FindInput(name);
+  if (!index) {
+    return UserError("unknown input " + Quoted(name) + ": " + Reader(owner), std::string(name));
+  }
+  return BindInput(*index, values, extent);
+}
+
+Status BindingTable::BindInput(std::size_t index, std::span<const float> values, Extent extent) {
+  if (index >= inputs_.size()) {
+    return UserError("input index " + std::to_string(index) + " is out of range (" +
+                     Counted(inputs_.size(), "input", "inputs") + ")");
+  }
+  inputs_[index] = InputBinding{values, extent, true};
+  return Status::Ok();
+}
+
+void BindingTable::UnbindInput(std::size_t index) {
+  if (index < inputs_.size()) inputs_[index] = InputBinding{};
+}
+
+Status BindingTable::BindOutput(const Schema& schema, std::string_view name,
+                                std::span<float> values, Extent extent, const BindingOwner& owner) {
+  const std::optional<std::size_t> index = schema.FindOutput(name);
+  if (!index) return UnknownOutputError(name, owner);
+  return BindOutput(*index, values, extent);
+}
+
+Status BindingTable::BindOutput(std::size_t index, std::span<float> values, Extent extent) {
+  if (index >= outputs_.size()) {
+    return UserError("output index " + std::to_string(index) + " is out of range (" +
+                     Counted(outputs_.size(), "output", "outputs") + ")");
+  }
+  outputs_[index] = OutputBinding{values, extent, true};
+  return Status::Ok();
+}
+
+void BindingTable::Clear() {
+  std::fill(inputs_.begin(), inputs_.end(), InputBinding{});
+  std::fill(outputs_.begin(), outputs_.end(), OutputBinding{});
+}
+
+void BindingTable::Remap(const Schema& from, const Schema& to) {
+  std::vector<InputBinding> inputs(to.inputs.size());
+  std::vector<OutputBinding> outputs(to.outputs.size());
+  std::vector<std::vector<float>> owned(to.outputs.size());
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    const std::optional<std::size_t> old = from.FindInput(to.inputs[k].name);
+    if (old && *old < inputs_.size()) inputs[k] = inputs_[*old];
+  }
+  for (std::size_t k = 0; k < outputs.size(); ++k) {
+    const std::optional<std::size_t> old = from.FindOutput(to.outputs[k]);
+    if (old && *old < outputs_.size()) {
+      outputs[k] = outputs_[*old];
+      owned[k] = std::move(owned_[*old]);
+    }
+  }
+  inputs_ = std::move(inputs);
+  outputs_ = std::move(outputs);
+  owned_ = std::move(owned);
+}
+
+Status UnknownOutputError(std::string_view name, const BindingOwner& owner) {
+  return UserError("unknown output " + Quoted(name) + ": " + Computer(owner), std::string(name));
+}
+
+// ---------------------------------------------------------------------------
+// CallPlan
+
+CallPlan::CallPlan(const Schema& schema)
+    : inputs_(schema.inputs.size()),
+      outputs_(schema.outputs.size(), nullptr),
+      views_(schema.inputs.size()),
+      query_outputs_(schema.outputs.size(), nullptr) {
+  // Every bound input and output, and an own buffer per output.
+  ranges_.reserve(schema.inputs.size() + 2 * schema.outputs.size());
+}
+
+std::span<const float> CallPlan::QueryInput(std::size_t slot, std::size_t query,
+                                            std::size_t first_item, std::size_t items) const {
+  const ResolvedInput& input = inputs_[slot];
+  if (!input.bound) return {};
+  if (input.item_stride > 0) {
+    return {input.data + first_item * input.item_stride, items * input.item_stride};
+  }
+  const std::size_t width = input.dimension > 0 ? input.dimension : 1;
+  return {input.data + query * input.query_stride, width};
+}
+
+namespace {
+
+using Holder = BufferHolder;
+
+// The backends read inputs and write outputs in blocks, in any order (the JIT
+// tells LLVM the iterations are independent), so an output that shares memory
+// with an input or another output would give a wrong answer, not an error.
+// Nor may anything bound point into a buffer the batch or session owns for an
+// unbound output (the last results, as Output() hands them out): evaluating
+// overwrites it, or frees it to grow it. Refuse all that instead. Inputs may
+// share memory with each other. A few buffers are compared pair by pair:
+// branches that always go the same way, where a sort of addresses in no
+// particular order mispredicts (about 0.1 us for the eleven buffers of a
+// ten-input sum). Beyond that, sorting the buffers by address and sweeping
+// keeps this O(k log k) for sets with hundreds of outputs.
+Status CheckNothingSharesWrittenMemory(const Schema& schema, const BindingOwner& owner,
+                                       std::vector<BufferRange>& ranges) {
+  using Range = BufferRange;
+  const auto written = [](const Range& r) { return r.holder != Holder::kInput; };
+  // `a` and `b` overlap, and at least one of them is written.
+  const auto overlap_error = [&](const Range& a, const Range& b) {
+    const Range& own = a.holder == Holder::kOwnBuffer ? a : b;
+    const Range& other = a.holder == Holder::kOwnBuffer ? b : a;
+    if (own.holder == Holder::kOwnBuffer) {
+      const std::string buffer = "the " + std::string(owner.noun) + "'s own buffer of output " +
+                                 Quoted(schema.outputs[own.index]);
+      if (other.holder == Holder::kInput) {
+        const std::string& name = schema.inputs[other.index].name;
+        return UserError("input " + Quoted(name) + " is bound to " + buffer +
+                             ", which evaluating overwrites; copy the values first",
+                         name);
+      }
+      const std::string& name = schema.outputs[other.index];
+      return UserError("output " + Quoted(name) + " is bound to " + buffer +
+                           "; each output needs a buffer of its own",
+                       name);
+    }
+    // An output and an input, or two outputs (the later one is the one that shares).
+    const Range* output = a.holder == Holder::kOutput ? &a : &b;
+    const Range* shared = output == &a ? &b : &a;
+    if (shared->holder == Holder::kOutput && shared->index > output->index) {
+      std::swap(output, shared);
+    }
+    const std::string what = shared->holder == Holder::kOutput
+                                 ? "output " + Quoted(schema.outputs[shared->index])
+                                 : "input " + Quoted(schema.inputs[shared->index].name);
+    const std::string& name = schema.outputs[output->index];
+    return UserError("output " + Quoted(name) + " shares memory with " + what +
+                         "; each output needs a buffer of its own",
+                     name);
+  };
+  constexpr std::size_t kPairwiseLimit = 16;
+  if (ranges.size() <= kPairwiseLimit) {
+    // Written ranges come first: each against every later range.
+    for (std::size_t i = 0; i < ranges.size() && written(ranges[i]); ++i) {
+      for (std::size_t j = i + 1; j < ranges.size(); ++j) {
+        if (ranges[i].begin < ranges[j].end && ranges[j].begin < ranges[i].end) {
+          return overlap_error(ranges[i], ranges[j]);
+        }
+      }
+    }
+    return Status::Ok();
+  }
+  std::sort(ranges.begin(), ranges.end(),
+            [](const Range& a, const Range& b) { return a.begin < b.begin; });
+  // The earlier range reaching furthest, and the earlier written range
+  // reaching furthest: a range overlaps an earlier one iff it starts before
+  // its end. (Own buffers are separate allocations: they never overlap each
+  // other, so treating them as written cannot report a false pair.)
+  const Range* furthest = nullptr;
+  const Range* furthest_written = nullptr;
+  for (const Range& r : ranges) {
+    const Range* other = written(r) ? furthest : furthest_written;
+    if (other != nullptr && r.begin < other->end) return overlap_error(*other, r);
+    if (furthest == nullptr || r.end > furthest->end) furthest = &r;
+    if (written(r) && (furthest_written == nullptr || r.end > furthest_written->end)) {
+      furthest_written = &r;
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status PrepareCall(const Schema& schema, BindingTable& table,
+                   std::span<const std::size_t> item_counts, const BindingOwner& owner,
+                   CallPlan& plan) {
+  const std::size_t queries = item_counts.size();
+  std::size_t items = 0;
+  for (const std::size_t n : item_counts) {
+    if (__builtin_add_overflow(items, n, &items)) {
+      return UserError("the item counts of the " + Counted(queries, "query", "queries") +
+                       " add up to more than " +
+                       std::to_string(std::numeric_limits<std::size_t>::max()));
+    }
+  }
+
+  // Validate everything before writing anything, so that on error the
+  // caller's output buffers stay untouched.
+  const std::vector<InputBinding>& inputs = table.inputs();
+  for (std::size_t slot = 0; slot < schema.inputs.size(); ++slot) {
+    CALCJIT_RETURN_IF_ERROR(
+        ResolveInput(schema.inputs[slot], inputs[slot], items, queries, plan.inputs_[slot]));
+  }
+  const std::vector<OutputBinding>& outputs = table.outputs();
+  for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
+    const OutputBinding& binding = outputs[k];
+    if (!binding.bound) continue;
+    const std::size_t size = binding.values.size();
+    if (binding.extent == Extent::kExact ? size != items : size < items) {
+      return UserError("output " + Quoted(schema.outputs[k]) + " needs " + Floats(items) + " " +
+                           ForItems(items, queries) + ", " + Got(size, binding.extent),
+                       schema.outputs[k]);
+    }
+  }
+
+  // The memory the call writes (bound outputs, own buffers) and reads.
+  std::vector<BufferRange>& ranges = plan.ranges_;
+  ranges.clear();
+  const auto add = [&](const float* data, std::size_t floats, std::size_t index, Holder holder) {
+    if (floats == 0) return;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    ranges.push_back(BufferRange{begin, begin + floats * sizeof(float), index, holder});
+  };
+  std::vector<std::vector<float>>& owned = table.owned();
+  for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
+    if (outputs[k].bound) add(outputs[k].values.data(), items, k, Holder::kOutput);
+  }
+  for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
+    if (!outputs[k].bound) add(owned[k].data(), owned[k].capacity(), k, Holder::kOwnBuffer);
+  }
+  if (!ranges.empty()) {
+    for (std::size_t slot = 0; slot < schema.inputs.size(); ++slot) {
+      const ResolvedInput& input = plan.inputs_[slot];
+      if (!input.bound) continue;
+      // The floats the call reads: a prefix of a buffer is all that matters.
+      const std::size_t width = input.dimension > 0 ? input.dimension : 1;
+      const std::size_t floats = input.item_stride > 0    ? items * width
+                                 : input.query_stride > 0 ? queries * width
+                                                          : width;
+      add(input.data, floats, slot, Holder::kInput);
+    }
+    CALCJIT_RETURN_IF_ERROR(CheckNothingSharesWrittenMemory(schema, owner, ranges));
+  }
+
+  for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
+    if (outputs[k].bound) {
+      plan.outputs_[k] = outputs[k].values.data();
+    } else {
+      if (owned[k].size() != items) owned[k].resize(items);  // no allocation within the capacity
+      plan.outputs_[k] = owned[k].data();
+    }
+  }
+  plan.item_counts_ = item_counts;
+  plan.total_items_ = items;
+  return Status::Ok();
+}
+
+}  // namespace calcjit::internal
