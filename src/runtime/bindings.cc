@@ -145,7 +145,9 @@ Status ResolveInput(const InputInfo& input, const InputBinding& binding, std::si
 BindingTable::BindingTable(const Schema& schema)
     : inputs_(schema.inputs.size()),
       outputs_(schema.outputs.size()),
-      owned_(schema.outputs.size()) {}
+      owned_(schema.outputs.size()) {
+  own_ranges_.reserve(schema.outputs.size());
+}
 
 Status BindingTable::BindInput(const Schema& schema, std::string_view name,
                                std::span<const float> values, Extent extent,
@@ -183,12 +185,14 @@ Status BindingTable::BindOutput(std::size_t index, std::span<float> values, Exte
                      Counted(outputs_.size(), "output", "outputs") + ")");
   }
   outputs_[index] = OutputBinding{values, extent, true};
+  own_ranges_valid_ = false;
   return Status::Ok();
 }
 
 void BindingTable::Clear() {
   std::fill(inputs_.begin(), inputs_.end(), InputBinding{});
   std::fill(outputs_.begin(), outputs_.end(), OutputBinding{});
+  own_ranges_valid_ = false;
 }
 
 void BindingTable::Remap(const Schema& from, const Schema& to) {
@@ -209,6 +213,36 @@ void BindingTable::Remap(const Schema& from, const Schema& to) {
   inputs_ = std::move(inputs);
   outputs_ = std::move(outputs);
   owned_ = std::move(owned);
+  own_ranges_.clear();
+  own_ranges_.reserve(outputs_.size());
+  own_ranges_valid_ = false;
+}
+
+std::span<const BufferRange> BindingTable::OwnBuffers() {
+  if (!own_ranges_valid_) {
+    own_ranges_.clear();
+    for (std::size_t k = 0; k < outputs_.size(); ++k) {
+      const std::vector<float>& own = owned_[k];
+      if (outputs_[k].bound || own.capacity() == 0) continue;
+      const auto begin = reinterpret_cast<std::uintptr_t>(own.data());
+      own_ranges_.push_back(
+          BufferRange{begin, begin + own.capacity() * sizeof(float), k, BufferHolder::kOwnBuffer});
+    }
+    std::sort(own_ranges_.begin(), own_ranges_.end(),
+              [](const BufferRange& a, const BufferRange& b) { return a.begin < b.begin; });
+    own_ranges_valid_ = true;
+  }
+  return own_ranges_;
+}
+
+float* BindingTable::OwnBuffer(std::size_t index, std::size_t items) {
+  std::vector<float>& own = owned_[index];
+  if (own.size() != items) {
+    const float* before = own.data();
+    own.resize(items);  // no allocation within the capacity
+    if (own.data() != before) own_ranges_valid_ = false;
+  }
+  return own.data();
 }
 
 Status UnknownOutputError(std::string_view name, const BindingOwner& owner) {
@@ -245,43 +279,22 @@ using Holder = BufferHolder;
 // The backends read inputs and write outputs in blocks, in any order (the JIT
 // tells LLVM the iterations are independent), so an output that shares memory
 // with an input or another output would give a wrong answer, not an error.
-// Nor may anything bound point into a buffer the batch or session owns for an
-// unbound output (the last results, as Output() hands them out): evaluating
-// overwrites it, or frees it to grow it. Refuse all that instead. Inputs may
-// share memory with each other. A few buffers are compared pair by pair:
-// branches that always go the same way, where a sort of addresses in no
-// particular order mispredicts (about 0.1 us for the eleven buffers of a
-// ten-input sum). Beyond that, sorting the buffers by address and sweeping
-// keeps this O(k log k) for sets with hundreds of outputs.
-Status CheckNothingSharesWrittenMemory(const Schema& schema, const BindingOwner& owner,
-                                       std::vector<BufferRange>& ranges) {
+// Refuse it instead. Inputs may share memory with each other. A few buffers
+// are compared pair by pair: branches that always go the same way, where a
+// sort of addresses in no particular order mispredicts (about 0.1 us for the
+// eleven buffers of a ten-input sum). Beyond that, sorting the bound buffers
+// by address and sweeping keeps this O(k log k) for sets with hundreds of
+// outputs. `ranges` holds the bound outputs first, then the bound inputs.
+Status CheckOutputsShareNothing(const Schema& schema, std::vector<BufferRange>& ranges) {
   using Range = BufferRange;
-  const auto written = [](const Range& r) { return r.holder != Holder::kInput; };
-  // `a` and `b` overlap, and at least one of them is written.
+  const auto is_output = [](const Range& r) { return r.holder == Holder::kOutput; };
+  // `a` and `b` overlap, and at least one is an output (the later of two
+  // outputs is the one that shares).
   const auto overlap_error = [&](const Range& a, const Range& b) {
-    const Range& own = a.holder == Holder::kOwnBuffer ? a : b;
-    const Range& other = a.holder == Holder::kOwnBuffer ? b : a;
-    if (own.holder == Holder::kOwnBuffer) {
-      const std::string buffer = "the " + std::string(owner.noun) + "'s own buffer of output " +
-                                 Quoted(schema.outputs[own.index]);
-      if (other.holder == Holder::kInput) {
-        const std::string& name = schema.inputs[other.index].name;
-        return UserError("input " + Quoted(name) + " is bound to " + buffer +
-                             ", which evaluating overwrites; copy the values first",
-                         name);
-      }
-      const std::string& name = schema.outputs[other.index];
-      return UserError("output " + Quoted(name) + " is bound to " + buffer +
-                           "; each output needs a buffer of its own",
-                       name);
-    }
-    // An output and an input, or two outputs (the later one is the one that shares).
-    const Range* output = a.holder == Holder::kOutput ? &a : &b;
+    const Range* output = is_output(a) ? &a : &b;
     const Range* shared = output == &a ? &b : &a;
-    if (shared->holder == Holder::kOutput && shared->index > output->index) {
-      std::swap(output, shared);
-    }
-    const std::string what = shared->holder == Holder::kOutput
+    if (is_output(*shared) && shared->index > output->index) std::swap(output, shared);
+    const std::string what = is_output(*shared)
                                  ? "output " + Quoted(schema.outputs[shared->index])
                                  : "input " + Quoted(schema.inputs[shared->index].name);
     const std::string& name = schema.outputs[output->index];
@@ -291,8 +304,8 @@ Status CheckNothingSharesWrittenMemory(const Schema& schema, const BindingOwner&
   };
   constexpr std::size_t kPairwiseLimit = 16;
   if (ranges.size() <= kPairwiseLimit) {
-    // Written ranges come first: each against every later range.
-    for (std::size_t i = 0; i < ranges.size() && written(ranges[i]); ++i) {
+    // Outputs come first: each against every later range.
+    for (std::size_t i = 0; i < ranges.size() && is_output(ranges[i]); ++i) {
       for (std::size_t j = i + 1; j < ranges.size(); ++j) {
         if (ranges[i].begin < ranges[j].end && ranges[j].begin < ranges[i].end) {
           return overlap_error(ranges[i], ranges[j]);
@@ -303,19 +316,45 @@ Status CheckNothingSharesWrittenMemory(const Schema& schema, const BindingOwner&
   }
   std::sort(ranges.begin(), ranges.end(),
             [](const Range& a, const Range& b) { return a.begin < b.begin; });
-  // The earlier range reaching furthest, and the earlier written range
-  // reaching furthest: a range overlaps an earlier one iff it starts before
-  // its end. (Own buffers are separate allocations: they never overlap each
-  // other, so treating them as written cannot report a false pair.)
+  // The earlier range reaching furthest, and the earlier output reaching
+  // furthest: a range overlaps an earlier one iff it starts before its end.
   const Range* furthest = nullptr;
-  const Range* furthest_written = nullptr;
+  const Range* furthest_output = nullptr;
   for (const Range& r : ranges) {
-    const Range* other = written(r) ? furthest : furthest_written;
+    const Range* other = is_output(r) ? furthest : furthest_output;
     if (other != nullptr && r.begin < other->end) return overlap_error(*other, r);
     if (furthest == nullptr || r.end > furthest->end) furthest = &r;
-    if (written(r) && (furthest_written == nullptr || r.end > furthest_written->end)) {
-      furthest_written = &r;
+    if (is_output(r) && (furthest_output == nullptr || r.end > furthest_output->end)) {
+      furthest_output = &r;
     }
+  }
+  return Status::Ok();
+}
+
+// Nor may anything bound point into a buffer the batch or session owns for an
+// unbound output (the last results, as Output() hands them out): evaluating
+// overwrites it, or frees it to grow it. The own buffers are disjoint and
+// sorted by address, so a bound buffer overlaps one iff it overlaps the last
+// one that begins before its end: a binary search per bound buffer.
+Status CheckNothingIsInAnOwnBuffer(const Schema& schema, const BindingOwner& owner,
+                                   std::span<const BufferRange> own,
+                                   std::span<const BufferRange> bound) {
+  for (const BufferRange& r : bound) {
+    const auto after = std::partition_point(own.begin(), own.end(),
+                                            [&](const BufferRange& o) { return o.begin < r.end; });
+    if (after == own.begin() || std::prev(after)->end <= r.begin) continue;
+    const std::string buffer = "the " + std::string(owner.noun) + "'s own buffer of output " +
+                               Quoted(schema.outputs[std::prev(after)->index]);
+    if (r.holder == Holder::kInput) {
+      const std::string& name = schema.inputs[r.index].name;
+      return UserError("input " + Quoted(name) + " is bound to " + buffer +
+                           ", which evaluating overwrites; copy the values first",
+                       name);
+    }
+    const std::string& name = schema.outputs[r.index];
+    return UserError("output " + Quoted(name) + " is bound to " + buffer +
+                         "; each output needs a buffer of its own",
+                     name);
   }
   return Status::Ok();
 }
@@ -354,7 +393,9 @@ Status PrepareCall(const Schema& schema, BindingTable& table,
     }
   }
 
-  // The memory the call writes (bound outputs, own buffers) and reads.
+  // The memory the call writes and reads: the bound outputs, then the bound
+  // inputs (the floats the call reads: a prefix of a buffer is all that
+  // matters).
   std::vector<BufferRange>& ranges = plan.ranges_;
   ranges.clear();
   const auto add = [&](const float* data, std::size_t floats, std::size_t index, Holder holder) {
@@ -362,34 +403,27 @@ Status PrepareCall(const Schema& schema, BindingTable& table,
     const auto begin = reinterpret_cast<std::uintptr_t>(data);
     ranges.push_back(BufferRange{begin, begin + floats * sizeof(float), index, holder});
   };
-  std::vector<std::vector<float>>& owned = table.owned();
   for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
     if (outputs[k].bound) add(outputs[k].values.data(), items, k, Holder::kOutput);
   }
-  for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
-    if (!outputs[k].bound) add(owned[k].data(), owned[k].capacity(), k, Holder::kOwnBuffer);
+  const bool any_output = !ranges.empty();
+  for (std::size_t slot = 0; slot < schema.inputs.size(); ++slot) {
+    const ResolvedInput& input = plan.inputs_[slot];
+    if (!input.bound) continue;
+    const std::size_t width = input.dimension > 0 ? input.dimension : 1;
+    const std::size_t floats = input.item_stride > 0    ? items * width
+                               : input.query_stride > 0 ? queries * width
+                                                        : width;
+    add(input.data, floats, slot, Holder::kInput);
   }
-  if (!ranges.empty()) {
-    for (std::size_t slot = 0; slot < schema.inputs.size(); ++slot) {
-      const ResolvedInput& input = plan.inputs_[slot];
-      if (!input.bound) continue;
-      // The floats the call reads: a prefix of a buffer is all that matters.
-      const std::size_t width = input.dimension > 0 ? input.dimension : 1;
-      const std::size_t floats = input.item_stride > 0    ? items * width
-                                 : input.query_stride > 0 ? queries * width
-                                                          : width;
-      add(input.data, floats, slot, Holder::kInput);
-    }
-    CALCJIT_RETURN_IF_ERROR(CheckNothingSharesWrittenMemory(schema, owner, ranges));
+  const std::span<const BufferRange> own = table.OwnBuffers();
+  if (!own.empty()) {
+    CALCJIT_RETURN_IF_ERROR(CheckNothingIsInAnOwnBuffer(schema, owner, own, ranges));
   }
+  if (any_output) CALCJIT_RETURN_IF_ERROR(CheckOutputsShareNothing(schema, ranges));
 
   for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
-    if (outputs[k].bound) {
-      plan.outputs_[k] = outputs[k].values.data();
-    } else {
-      if (owned[k].size() != items) owned[k].resize(items);  // no allocation within the capacity
-      plan.outputs_[k] = owned[k].data();
-    }
+    plan.outputs_[k] = outputs[k].bound ? outputs[k].values.data() : table.OwnBuffer(k, items);
   }
   plan.item_counts_ = item_counts;
   plan.total_items_ = items;

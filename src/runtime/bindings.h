@@ -32,6 +32,16 @@ struct OutputBinding {
   bool bound = false;
 };
 
+// A buffer of a call, for the overlap check: [begin, end) in bytes, and whose
+// it is (the index of the input or output).
+enum class BufferHolder : unsigned char { kInput, kOutput, kOwnBuffer };
+struct BufferRange {
+  std::uintptr_t begin;
+  std::uintptr_t end;
+  std::size_t index;
+  BufferHolder holder;
+};
+
 // Whose bindings these are, as the messages name them.
 struct BindingOwner {
   const char* noun = "batch";  // "batch" or "session": "the batch's own buffer"
@@ -62,12 +72,22 @@ class BindingTable {
 
   const std::vector<InputBinding>& inputs() const { return inputs_; }
   const std::vector<OutputBinding>& outputs() const { return outputs_; }
-  std::vector<std::vector<float>>& owned() { return owned_; }
+
+  // The own buffers of the unbound outputs, sorted by address. Kept between
+  // calls and sorted again only after a binding or an own buffer changed, so
+  // that a set with hundreds of unbound outputs does not sort them at every
+  // evaluation.
+  std::span<const BufferRange> OwnBuffers();
+  // Output `index`'s own buffer grown (or shrunk) to `items` floats; allocates
+  // only beyond its capacity.
+  float* OwnBuffer(std::size_t index, std::size_t items);
 
  private:
   std::vector<InputBinding> inputs_;
   std::vector<OutputBinding> outputs_;
   std::vector<std::vector<float>> owned_;
+  std::vector<BufferRange> own_ranges_;  // reserved once
+  bool own_ranges_valid_ = false;
 };
 
 // "unknown output 'nope': ..." for Output(name) of a batch or a session.
@@ -81,16 +101,6 @@ struct ResolvedInput {
   std::size_t item_stride = 0;   // floats per item (item inputs; 0 otherwise)
   std::size_t query_stride = 0;  // floats per query (a query input with one per query)
   bool bound = false;            // false: the default applies
-};
-
-// A buffer of a call, for the overlap check: [begin, end) in bytes, and whose
-// it is (the index of the input or output).
-enum class BufferHolder : unsigned char { kInput, kOutput, kOwnBuffer };
-struct BufferRange {
-  std::uintptr_t begin;
-  std::uintptr_t end;
-  std::size_t index;
-  BufferHolder holder;
 };
 
 // A call checked against its bindings: where every input's and output's

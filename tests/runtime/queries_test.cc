@@ -586,6 +586,18 @@ TEST_P(BindingRules, NothingIsBoundToAnOwnBuffer) {
   ASSERT_TRUE(e->BindInput("x", copy).ok());
   ASSERT_TRUE(e->Evaluate(one).ok());
   EXPECT_EQ(g, (std::vector<float>{3, 5, 7}));
+  // After the own buffers grew (and moved), the new ones are found too.
+  e->Clear();
+  const std::vector<float> more(1000, 0.5f);
+  ASSERT_TRUE(e->BindInput("x", more).ok());
+  const std::size_t thousand[1] = {1000};
+  ASSERT_TRUE(e->Evaluate(thousand).ok());
+  ASSERT_TRUE(e->BindInput("x", e->Output(1).subspan(999, 1)).ok());
+  const std::size_t single[1] = {1};
+  ExpectError(*e, single,
+              "input 'x' is bound to the " + noun +
+                  "'s own buffer of output 'g', which evaluating overwrites; copy the values first",
+              "x");
 }
 
 // Many buffers take the sorted path of the overlap check: the same answers,
