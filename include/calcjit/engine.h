@@ -135,8 +135,10 @@ class Engine {
   // and leave every output empty. Runs with round-to-nearest and without
   // FTZ/DAZ whatever the calling thread had set, and restores the thread's
   // settings afterwards. The batch's item_count() is not used.
+  Status EvaluateQueries(Batch& batch, std::span<const std::size_t> item_counts) const;
+  // The same, asking `cancelled` between two queries.
   Status EvaluateQueries(Batch& batch, std::span<const std::size_t> item_counts,
-                         const CancelCheck& cancelled = nullptr) const;
+                         const CancelCheck& cancelled) const;
 
   const internal::CompiledEngine& compiled() const { return *compiled_; }
 

@@ -165,8 +165,9 @@ class Session {
   // when the call starts (a reload during the call cannot split it); zero
   // queries check the bindings against it and compute nothing. Statistics
   // count one evaluation per query.
-  Status EvaluateQueries(std::span<const std::size_t> item_counts,
-                         const CancelCheck& cancelled = nullptr);
+  Status EvaluateQueries(std::span<const std::size_t> item_counts);
+  // The same, asking `cancelled` between two queries.
+  Status EvaluateQueries(std::span<const std::size_t> item_counts, const CancelCheck& cancelled);
   // The version the last evaluation ran on (0 before the first).
   std::uint64_t version() const;
   // An output after an evaluation, every query's items: the caller's span (its

@@ -20,7 +20,6 @@ class BatchState {
       : engine_(std::move(engine)),
         bindings_(engine_->schema()),
         plan_(engine_->schema()),
-        results_(engine_->schema().outputs.size()),
         workspace_(engine_->executable().NewWorkspace()) {}
 
   static constexpr BindingOwner kOwner{"batch", 0};
@@ -28,30 +27,41 @@ class BatchState {
   std::shared_ptr<const CompiledEngine> engine_;
   std::size_t item_count_ = 0;
   BindingTable bindings_;
+  // The last call: its outputs stay readable (a failed call changes none).
   CallPlan plan_;
-  std::vector<std::span<float>> results_;  // by output, after an evaluation
   std::unique_ptr<Workspace> workspace_;
 };
 
 }  // namespace internal
 
+namespace {
+
+Status EvaluateBatch(const std::shared_ptr<const internal::CompiledEngine>& compiled,
+                     internal::BatchState& state, std::span<const std::size_t> item_counts,
+                     const CancelCheck* cancelled) {
+  if (state.engine_ != compiled) {
+    return UserError("this batch was made for another engine; make a Batch for this one");
+  }
+  CALCJIT_RETURN_IF_ERROR(internal::PrepareCall(compiled->schema(), state.bindings_, item_counts,
+                                                internal::BatchState::kOwner, state.plan_));
+  return internal::RunQueries(compiled->executable(), state.workspace_.get(), state.plan_,
+                              cancelled);
+}
+
+}  // namespace
+
 Status Engine::Evaluate(Batch& batch) const {
-  return EvaluateQueries(batch, std::span<const std::size_t>(&batch.state_->item_count_, 1));
+  return EvaluateBatch(compiled_, *batch.state_,
+                       std::span<const std::size_t>(&batch.state_->item_count_, 1), nullptr);
+}
+
+Status Engine::EvaluateQueries(Batch& batch, std::span<const std::size_t> item_counts) const {
+  return EvaluateBatch(compiled_, *batch.state_, item_counts, nullptr);
 }
 
 Status Engine::EvaluateQueries(Batch& batch, std::span<const std::size_t> item_counts,
                                const CancelCheck& cancelled) const {
-  internal::BatchState& state = *batch.state_;
-  if (state.engine_ != compiled_) {
-    return UserError("this batch was made for another engine; make a Batch for this one");
-  }
-  CALCJIT_RETURN_IF_ERROR(internal::PrepareCall(compiled_->schema(), state.bindings_, item_counts,
-                                                internal::BatchState::kOwner, state.plan_));
-  for (std::size_t k = 0; k < state.results_.size(); ++k) {
-    state.results_[k] = state.plan_.output(k);
-  }
-  return internal::RunQueries(compiled_->executable(), state.workspace_.get(), state.plan_,
-                              cancelled);
+  return EvaluateBatch(compiled_, *batch.state_, item_counts, &cancelled);
 }
 
 Batch::Batch(const Engine& engine)
@@ -94,14 +104,14 @@ void Batch::Clear() {
 }
 
 std::span<const float> Batch::Output(std::size_t output_index) const {
-  if (output_index >= state_->results_.size()) return {};
-  return state_->results_[output_index];
+  if (output_index >= state_->engine_->schema().outputs.size()) return {};
+  return state_->plan_.output(output_index);
 }
 
 Result<std::span<const float>> Batch::Output(std::string_view name) const {
   const std::optional<std::size_t> index = state_->engine_->schema().FindOutput(name);
   if (!index) return internal::UnknownOutputError(name, internal::BatchState::kOwner);
-  return std::span<const float>(state_->results_[*index]);
+  return std::span<const float>(state_->plan_.output(*index));
 }
 
 }  // namespace calcjit

@@ -96,21 +96,22 @@ Status QueryInputLengthError(const InputInfo& input, const InputBinding& binding
   return UserError(message + ", " + Got(binding.values.size(), binding.extent), input.name);
 }
 
-// Resolves one input for the call, or says why it cannot be.
+// Resolves one input for the call (and the backend's view of it for the
+// first query), or says why it cannot be.
 Status ResolveInput(const InputInfo& input, const InputBinding& binding, std::size_t items,
-                    std::size_t queries, ResolvedInput& resolved) {
+                    std::size_t queries, ResolvedInput& resolved, backend::InputView& view) {
   const std::size_t width = input.is_vector() ? input.dimension : 1;
-  resolved = ResolvedInput{};
-  resolved.dimension = input.dimension;
-  resolved.layout = LayoutOf(input);
+  resolved.width = width;
+  resolved.item_stride = 0;
+  resolved.query_stride = 0;
+  view.dimension = input.dimension;
   if (!binding.bound) {
-    if (input.default_value) {
-      resolved.data = &*input.default_value;
-      resolved.layout = backend::InputLayout::kBroadcast;
-      return Status::Ok();
-    }
+    resolved.bound = false;
+    resolved.data = input.default_value ? &*input.default_value : nullptr;
+    view.data = resolved.data;
+    view.layout = backend::InputLayout::kBroadcast;
     // Zero queries read nothing: an input without a value is no error then.
-    if (queries == 0) return Status::Ok();
+    if (input.default_value || queries == 0) return Status::Ok();
     return UserError("input " + Quoted(input.name) + " is not bound and has no default value",
                      input.name);
   }
@@ -118,6 +119,8 @@ Status ResolveInput(const InputInfo& input, const InputBinding& binding, std::si
   const bool exact = binding.extent == Extent::kExact;
   resolved.data = binding.values.data();
   resolved.bound = true;
+  view.data = resolved.data;
+  view.layout = LayoutOf(input);
   if (input.scope == Scope::kItem) {
     const std::optional<std::size_t> needed = Multiply(items, width);
     if (!needed || (exact ? size != *needed : size < *needed)) {
@@ -128,8 +131,8 @@ Status ResolveInput(const InputInfo& input, const InputBinding& binding, std::si
   }
   // A query input: one value (or vector) for every query, or one per query;
   // a buffer whose prefix is used holds one per query.
-  const std::optional<std::size_t> per_query = Multiply(queries, width);
   if (exact && size == width) return Status::Ok();
+  const std::optional<std::size_t> per_query = Multiply(queries, width);
   if (per_query && (exact ? size == *per_query : size >= *per_query)) {
     resolved.query_stride = width;
     return Status::Ok();
@@ -268,8 +271,7 @@ std::span<const float> CallPlan::QueryInput(std::size_t slot, std::size_t query,
   if (input.item_stride > 0) {
     return {input.data + first_item * input.item_stride, items * input.item_stride};
   }
-  const std::size_t width = input.dimension > 0 ? input.dimension : 1;
-  return {input.data + query * input.query_stride, width};
+  return {input.data + query * input.query_stride, input.width};
 }
 
 namespace {
@@ -374,14 +376,36 @@ Status PrepareCall(const Schema& schema, BindingTable& table,
     }
   }
 
+  // The memory the call writes and reads, for the overlap checks: the bound
+  // outputs first, then the bound inputs (the floats the call reads: of a
+  // buffer bound as a prefix, only that prefix matters).
+  std::vector<BufferRange>& ranges = plan.ranges_;
+  ranges.clear();
+  const auto add = [&](const float* data, std::size_t floats, std::size_t index, Holder holder) {
+    if (floats == 0) return;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    ranges.push_back(BufferRange{begin, begin + floats * sizeof(float), index, holder});
+  };
+  const std::vector<OutputBinding>& outputs = table.outputs();
+  for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
+    if (outputs[k].bound) add(outputs[k].values.data(), items, k, Holder::kOutput);
+  }
+  const bool any_output = !ranges.empty();
+
   // Validate everything before writing anything, so that on error the
   // caller's output buffers stay untouched.
   const std::vector<InputBinding>& inputs = table.inputs();
   for (std::size_t slot = 0; slot < schema.inputs.size(); ++slot) {
+    ResolvedInput& input = plan.inputs_[slot];
     CALCJIT_RETURN_IF_ERROR(
-        ResolveInput(schema.inputs[slot], inputs[slot], items, queries, plan.inputs_[slot]));
+        ResolveInput(schema.inputs[slot], inputs[slot], items, queries, input, plan.views_[slot]));
+    if (!input.bound) continue;
+    add(input.data,
+        input.item_stride > 0    ? items * input.width
+        : input.query_stride > 0 ? queries * input.width
+                                 : input.width,
+        slot, Holder::kInput);
   }
-  const std::vector<OutputBinding>& outputs = table.outputs();
   for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
     const OutputBinding& binding = outputs[k];
     if (!binding.bound) continue;
@@ -391,30 +415,6 @@ Status PrepareCall(const Schema& schema, BindingTable& table,
                            ForItems(items, queries) + ", " + Got(size, binding.extent),
                        schema.outputs[k]);
     }
-  }
-
-  // The memory the call writes and reads: the bound outputs, then the bound
-  // inputs (the floats the call reads: a prefix of a buffer is all that
-  // matters).
-  std::vector<BufferRange>& ranges = plan.ranges_;
-  ranges.clear();
-  const auto add = [&](const float* data, std::size_t floats, std::size_t index, Holder holder) {
-    if (floats == 0) return;
-    const auto begin = reinterpret_cast<std::uintptr_t>(data);
-    ranges.push_back(BufferRange{begin, begin + floats * sizeof(float), index, holder});
-  };
-  for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
-    if (outputs[k].bound) add(outputs[k].values.data(), items, k, Holder::kOutput);
-  }
-  const bool any_output = !ranges.empty();
-  for (std::size_t slot = 0; slot < schema.inputs.size(); ++slot) {
-    const ResolvedInput& input = plan.inputs_[slot];
-    if (!input.bound) continue;
-    const std::size_t width = input.dimension > 0 ? input.dimension : 1;
-    const std::size_t floats = input.item_stride > 0    ? items * width
-                               : input.query_stride > 0 ? queries * width
-                                                        : width;
-    add(input.data, floats, slot, Holder::kInput);
   }
   const std::span<const BufferRange> own = table.OwnBuffers();
   if (!own.empty()) {

@@ -93,13 +93,13 @@ class BindingTable {
 // "unknown output 'nope': ..." for Output(name) of a batch or a session.
 Status UnknownOutputError(std::string_view name, const BindingOwner& owner);
 
-// Where one input's floats are for a checked call.
+// Where one input's floats are for a checked call: query q, whose first item
+// is the call's item i, reads from data + i * item_stride + q * query_stride.
 struct ResolvedInput {
   const float* data = nullptr;
-  backend::InputLayout layout = backend::InputLayout::kColumn;
-  std::uint32_t dimension = 0;
   std::size_t item_stride = 0;   // floats per item (item inputs; 0 otherwise)
   std::size_t query_stride = 0;  // floats per query (a query input with one per query)
+  std::size_t width = 1;         // floats per item or per query
   bool bound = false;            // false: the default applies
 };
 
@@ -115,7 +115,9 @@ class CallPlan {
   std::size_t query_count() const { return item_counts_.size(); }
   std::size_t total_items() const { return total_items_; }
   const std::vector<ResolvedInput>& inputs() const { return inputs_; }
-  // Each output's floats for the whole call (total_items() of them).
+  // Each output's floats for the whole call (total_items() of them): of the
+  // last call PrepareCall accepted (a refused one changes neither), empty
+  // before the first.
   std::span<float> output(std::size_t index) const { return {outputs_[index], total_items_}; }
 
   // The floats of input `slot` that query `query` (whose first item is the
@@ -126,15 +128,17 @@ class CallPlan {
  private:
   friend Status PrepareCall(const Schema&, BindingTable&, std::span<const std::size_t>,
                             const BindingOwner&, CallPlan&);
-  friend Status RunQueries(const backend::Executable&, Workspace*, CallPlan&, const CancelCheck&);
+  friend Status RunQueries(const backend::Executable&, Workspace*, CallPlan&, const CancelCheck*);
 
   std::span<const std::size_t> item_counts_;
   std::size_t total_items_ = 0;
   std::vector<ResolvedInput> inputs_;
   std::vector<float*> outputs_;
+  // What the backend gets for the first query (the others move the data
+  // pointers), by input slot and output index.
+  std::vector<backend::InputView> views_;
   // Scratch, reserved once.
   std::vector<BufferRange> ranges_;
-  std::vector<backend::InputView> views_;
   std::vector<float*> query_outputs_;
 };
 

@@ -13,11 +13,11 @@ namespace calcjit::internal {
 // Runs every query of `plan` (PrepareCall checked it) on `executable`, one
 // after another, in the contract's FP environment (round to nearest, no
 // FTZ/DAZ; the thread's settings are restored afterwards). A query of 0 items
-// computes nothing. `cancelled` (if set) is asked between two queries. A
-// backend's error names its query when the call has several. Allocates
-// nothing.
+// computes nothing. `cancelled` (if not null and set) is asked between two
+// queries. A backend's error names its query when the call has several.
+// Allocates nothing.
 Status RunQueries(const backend::Executable& executable, Workspace* workspace, CallPlan& plan,
-                  const CancelCheck& cancelled);
+                  const CancelCheck* cancelled);
 
 }  // namespace calcjit::internal
 

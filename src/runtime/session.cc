@@ -29,18 +29,19 @@ class SessionState {
     schema_ = version.schema;
     schema_version_ = version.id;
     plan_ = CallPlan(schema_);
-    results_.assign(schema_.outputs.size(), {});
   }
 
   BindingOwner owner() const { return BindingOwner{"session", schema_version_}; }
+  // Session::Evaluate and EvaluateQueries.
+  Status Evaluate(std::span<const std::size_t> item_counts, const CancelCheck* cancelled);
 
   std::shared_ptr<ServingState> serving_;
   Schema schema_;
   std::uint64_t schema_version_ = 0;
   std::size_t item_count_ = 0;
   BindingTable bindings_;
+  // The last call: its outputs stay readable (a failed call changes none).
   CallPlan plan_;
-  std::vector<std::span<float>> results_;  // by output, after an evaluation
   // The engine the scratch memory is for, and the version the last
   // evaluation ran on.
   std::shared_ptr<const Engine> engine_;
@@ -142,12 +143,23 @@ const Schema& Session::schema() const {
 }
 
 Status Session::Evaluate() {
-  return EvaluateQueries(std::span<const std::size_t>(&state_->item_count_, 1));
+  return state_->Evaluate(std::span<const std::size_t>(&state_->item_count_, 1), nullptr);
+}
+
+Status Session::EvaluateQueries(std::span<const std::size_t> item_counts) {
+  return state_->Evaluate(item_counts, nullptr);
 }
 
 Status Session::EvaluateQueries(std::span<const std::size_t> item_counts,
                                 const CancelCheck& cancelled) {
-  internal::SessionState& s = *state_;
+  return state_->Evaluate(item_counts, &cancelled);
+}
+
+namespace internal {
+
+Status SessionState::Evaluate(std::span<const std::size_t> item_counts,
+                              const CancelCheck* cancelled) {
+  SessionState& s = *this;
   // The version, and its engine, are loaded once: every query of the call
   // runs on them, whatever reloads happen meanwhile.
   const std::shared_ptr<const internal::Version> version = s.serving_->Current();
@@ -175,7 +187,6 @@ Status Session::EvaluateQueries(std::span<const std::size_t> item_counts,
     stats.errors.fetch_add(1, std::memory_order_relaxed);
     return prepared;
   }
-  for (std::size_t k = 0; k < s.results_.size(); ++k) s.results_[k] = s.plan_.output(k);
   s.last_version_ = version->id;
   if (Status ran = internal::RunQueries(s.engine_->compiled().executable(), s.workspace_.get(),
                                         s.plan_, cancelled);
@@ -201,6 +212,8 @@ Status Session::EvaluateQueries(std::span<const std::size_t> item_counts,
   return Status::Ok();
 }
 
+}  // namespace internal
+
 std::uint64_t Session::version() const {
   return state_->last_version_;
 }
@@ -212,8 +225,8 @@ Result<std::span<const float>> Session::Output(std::string_view name) const {
 }
 
 std::span<const float> Session::Output(std::size_t output_index) const {
-  if (output_index >= state_->results_.size()) return {};
-  return state_->results_[output_index];
+  if (output_index >= state_->schema_.outputs.size()) return {};
+  return state_->plan_.output(output_index);
 }
 
 }  // namespace calcjit

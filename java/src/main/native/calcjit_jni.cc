@@ -10,13 +10,14 @@
 // - A failed calcjit call becomes a CalcJitException (ThrowCalcJit, the one
 //   place that reads calcjit_last_error*), with its kind and location.
 // - Java arrays are pinned with Get/ReleasePrimitiveArrayCritical only around
-//   calcjit_session_evaluate(_many), with no JNI call in between.
+//   calcjit_session_evaluate_many, with no JNI call in between.
+// - No binding rule is here: lengths, defaults, overlaps, zero items and zero
+//   queries are the C API's (the runtime's), and so are their messages.
 // The callers (the io.calcjit classes) guarantee live handles and one thread
 // per session; the checks here are for what only native code can see (direct
-// buffer addresses and capacities).
+// buffer addresses, capacities and alignment).
 #include <jni.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
