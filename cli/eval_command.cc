@@ -1,7 +1,8 @@
 // calcjit eval SET --input items.csv --output out.csv: evaluates a set over a
 // CSV file, one batch (query) for the whole file or per run of equal
-// --group-by values. The binding rules are those of the issue that defines
-// the command, summarized in docs/CLI.md.
+// --group-by values (a file without rows is zero queries: only the header row
+// is written). Where inputs come from is summarized in docs/CLI.md; the
+// binding rules are the runtime's.
 #include <unistd.h>
 
 #include <algorithm>

@@ -2,8 +2,8 @@
  *
  * Wraps the C++ serving API (calcjit/serving.h): a calcjit_engine is a
  * ServingEngine (versions swapped by reload, tiering from the VM to the JIT,
- * shadow evaluations), a calcjit_session is one thread's Session, which here
- * also evaluates several queries in one call. docs/C_API.md is the guide.
+ * shadow evaluations), a calcjit_session is one thread's Session (which
+ * evaluates one or several queries per call). docs/C_API.md is the guide.
  *
  * Conventions:
  * - Every fallible function returns a calcjit_status. On failure,
@@ -49,7 +49,7 @@ typedef struct calcjit_schema calcjit_schema;   /* a copy of a schema; immutable
 typedef enum calcjit_status {
   CALCJIT_OK = 0,
   CALCJIT_ERROR_USER = 1,    /* the set, the data or the call is wrong */
-  CALCJIT_ERROR_RUNTIME = 2, /* the environment failed: I/O, memory, a concurrent reload */
+  CALCJIT_ERROR_RUNTIME = 2, /* the environment failed: I/O, memory */
   CALCJIT_ERROR_INTERNAL = 3 /* a bug in calcjit */
 } calcjit_status;
 
@@ -171,7 +171,7 @@ typedef struct calcjit_stats {
   double parse_ms, vm_compile_ms, jit_compile_ms;
   uint64_t evaluations; /* one per query */
   uint64_t items;
-  uint64_t errors; /* evaluations the engine refused (see docs/C_API.md) */
+  uint64_t errors; /* calls the engine refused: bad bindings, a schema change (docs/C_API.md) */
   uint64_t shadow_evaluations, shadow_dropped, mismatches;
 } calcjit_stats;
 
@@ -222,6 +222,17 @@ CALCJIT_API calcjit_status calcjit_session_bind_input(calcjit_session* session, 
                                                       const float* data, size_t count);
 CALCJIT_API calcjit_status calcjit_session_bind_output(calcjit_session* session, const char* name,
                                                        float* data, size_t count);
+/* The same for a buffer of `capacity` floats that may be longer than a call
+ * needs: each evaluation uses its first floats, as many as it needs, and fails
+ * if it has fewer (for a caller that binds a buffer once and evaluates
+ * different item counts with it). A query input bound so holds one value (or
+ * vector) per query. */
+CALCJIT_API calcjit_status calcjit_session_bind_input_prefix(calcjit_session* session,
+                                                             const char* name, const float* data,
+                                                             size_t capacity);
+CALCJIT_API calcjit_status calcjit_session_bind_output_prefix(calcjit_session* session,
+                                                              const char* name, float* data,
+                                                              size_t capacity);
 /* Forgets every binding: unbound inputs take their defaults again, outputs go
  * to the session's own buffers. */
 CALCJIT_API calcjit_status calcjit_session_clear(calcjit_session* session);
@@ -229,23 +240,24 @@ CALCJIT_API calcjit_status calcjit_session_clear(calcjit_session* session);
  * bindings whose names it still has. */
 CALCJIT_API calcjit_status calcjit_session_rebind(calcjit_session* session);
 
-/* One query of `item_count` items. Bound lengths: item scalar n floats, item
- * vector n*d (row-major), query scalar 1, query vector d; an output n. Every
- * length is checked first: on error nothing is written. `version` (may be
- * NULL) receives the version that computed the results. */
+/* One query of `item_count` items: evaluate_many with one query. Bound
+ * lengths: item scalar n floats, item vector n*d (row-major), query scalar 1,
+ * query vector d; an output n. `item_count` 0 is a query like any other: its
+ * bindings are checked (an input without a default must be bound) and nothing
+ * is computed. `version` (may be NULL) receives the version that computed the
+ * results. */
 CALCJIT_API calcjit_status calcjit_session_evaluate(calcjit_session* session, size_t item_count,
                                                     uint64_t* version);
 /* `query_count` queries in one call, each evaluated on its own (aggregates
  * such as rank see one query's items). With N = the sum of item_counts:
  * item inputs and outputs hold the queries' items concatenated (N floats, or
- * N*d row-major), a query scalar one float per query, a query vector d floats
- * per query. Every length is checked before the first query runs. Should a
- * query still fail (e.g. the set was reloaded with another schema during the
- * call), the error names it and the outputs of the queries before it have
- * been written. If a reload changed the version between two queries, the
- * call fails with CALCJIT_ERROR_RUNTIME ("evaluate again"): the results
- * would come from two versions. query_count 0 does nothing and reports
- * version 0. */
+ * N*d row-major); a query scalar holds one float for every query or one per
+ * query (query_count floats), a query vector d floats for every query or d
+ * per query. Every binding is checked before the first query runs: on error
+ * nothing is written. Every query runs on the version serving when the call
+ * starts, the one reported. query_count 0 computes nothing: the lengths are
+ * checked (N = 0), item_counts may be NULL, every output has 0 items, and
+ * `version` is the version serving. */
 CALCJIT_API calcjit_status calcjit_session_evaluate_many(calcjit_session* session,
                                                          size_t query_count,
                                                          const size_t* item_counts,

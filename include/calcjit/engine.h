@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <memory>
 #include <optional>
@@ -73,6 +74,24 @@ struct EngineOptions {
 
 class Batch;
 
+// How a bound span's length is read at evaluation (docs/LANGUAGE.md,
+// "Evaluating", has every rule).
+enum class Extent : unsigned char {
+  // The span holds exactly the floats the call needs.
+  kExact,
+  // The span is a buffer that may be longer than a call needs: the call uses
+  // its first floats, as many as it needs, and fails when it has fewer. A
+  // query input bound so holds one value (or vector) per query. For frontends
+  // that bind a buffer once and evaluate different item counts with it (Java).
+  kPrefix,
+};
+
+// Asked between two queries of a many-query call, never during one: true
+// stops the call with a runtime error ("cancelled after k of q queries"); the
+// outputs of the k queries done are written, the others are not. Python's
+// frontend lets Ctrl-C through this way.
+using CancelCheck = std::function<bool()>;
+
 // A feature set compiled for one backend. Immutable and cheap to copy;
 // Evaluate may run on many threads at once, each with its own Batch.
 class Engine {
@@ -96,12 +115,24 @@ class Engine {
   // over the limit), or "" when it did or a backend was named.
   const std::string& backend_note() const;
 
-  // Evaluates the batch: validates every binding first (a missing input
-  // without a default, data of the wrong length), so that on error nothing is
-  // written to the caller's output buffers. Runs with round-to-nearest and
-  // without FTZ/DAZ whatever the calling thread had set, and restores the
-  // thread's settings afterwards.
+  // Evaluates one query of batch.item_count() items: EvaluateQueries with one
+  // query.
   Status Evaluate(Batch& batch) const;
+  // Evaluates `item_counts.size()` queries in one call, each on its own
+  // (aggregates see one query's items), with the same bits as one call per
+  // query. The batch's bindings cover the whole call: item inputs and outputs
+  // hold every query's items back to back (N = the sum of item_counts floats,
+  // or N * d row-major), a query input one value (or vector) for every query
+  // or one per query. Validates every binding first (lengths, inputs without
+  // a default left unbound, outputs sharing memory), so that on error nothing
+  // is written to the caller's output buffers; zero queries compute nothing
+  // and leave every output empty. Runs with round-to-nearest and without
+  // FTZ/DAZ whatever the calling thread had set, and restores the thread's
+  // settings afterwards. The batch's item_count() is not used.
+  Status EvaluateQueries(Batch& batch, std::span<const std::size_t> item_counts) const;
+  // The same, asking `cancelled` between two queries.
+  Status EvaluateQueries(Batch& batch, std::span<const std::size_t> item_counts,
+                         const CancelCheck& cancelled) const;
 
   const internal::CompiledEngine& compiled() const { return *compiled_; }
 
@@ -113,13 +144,14 @@ class Engine {
   std::shared_ptr<const internal::CompiledEngine> compiled_;
 };
 
-// The data of one query for one engine: the item count, spans over the
-// caller's input floats (never copied) and, per output, either a caller span
-// or a buffer the batch owns and reuses. A Batch belongs to one thread at a
-// time; it also holds that thread's scratch memory for the engine, so with the
-// VM and JIT backends, evaluating again with as many items or fewer allocates
-// nothing. (The reference interpreter allocates a fresh column per node by
-// design: it is the classic interpreter the other backends replace.)
+// The data of a call for one engine: the item count (for Evaluate), spans over
+// the caller's input floats (never copied) and, per output, either a caller
+// span or a buffer the batch owns and reuses. A Batch belongs to one thread at
+// a time; it also holds that thread's scratch memory for the engine, so with
+// the VM and JIT backends, evaluating again with as many items or fewer (over
+// the whole call) allocates nothing. (The reference interpreter allocates a
+// fresh column per node by design: it is the classic interpreter the other
+// backends replace.)
 class Batch {
  public:
   explicit Batch(const Engine& engine);
@@ -133,21 +165,26 @@ class Batch {
   std::size_t item_count() const;
 
   // Binds an input of the engine's schema. The length is checked against the
-  // input's shape when evaluating: n floats for an item scalar, 1 for a query
-  // scalar, n*d (row-major) for an item vector, d for a query vector.
-  Status BindInput(std::string_view name, std::span<const float> values);
-  Status BindInput(std::size_t input_index, std::span<const float> values);
+  // input's shape when evaluating: for one query of n items, n floats for an
+  // item scalar, n*d (row-major) for an item vector, 1 for a query scalar, d
+  // for a query vector (EvaluateQueries says how many queries).
+  Status BindInput(std::string_view name, std::span<const float> values,
+                   Extent extent = Extent::kExact);
+  Status BindInput(std::size_t input_index, std::span<const float> values,
+                   Extent extent = Extent::kExact);
   void UnbindInput(std::size_t input_index);
   // Makes the engine write an output straight into the caller's memory (n
-  // floats). It must not overlap an input or another output: Evaluate refuses
-  // that with an error.
-  Status BindOutput(std::string_view name, std::span<float> values);
-  Status BindOutput(std::size_t output_index, std::span<float> values);
+  // floats). It must not overlap an input, another output or the batch's own
+  // buffers: evaluating refuses that with an error.
+  Status BindOutput(std::string_view name, std::span<float> values, Extent extent = Extent::kExact);
+  Status BindOutput(std::size_t output_index, std::span<float> values,
+                    Extent extent = Extent::kExact);
   // Forgets every binding (the owned output buffers keep their capacity).
   void Clear();
 
-  // An output after Evaluate: the caller's span if bound, else the batch's own
-  // buffer (valid until the next Evaluate with this batch).
+  // An output after an evaluation, every query's items: the caller's span (its
+  // prefix, for Extent::kPrefix) if bound, else the batch's own buffer (valid
+  // until the next evaluation with this batch).
   std::span<const float> Output(std::size_t output_index) const;
   Result<std::span<const float>> Output(std::string_view name) const;
 

@@ -131,10 +131,10 @@ class ServingEngine {
 // One thread's bindings for a ServingEngine: the caller's memory for inputs
 // and outputs, by name, kept across evaluations and across versions whose
 // schema is the same. A reload that changes the schema makes the next
-// Evaluate fail with an error naming both versions; Rebind() accepts the new
+// evaluation fail with an error naming both versions; Rebind() accepts the new
 // schema (then bind again what changed). Evaluating again with as many items
-// or fewer allocates nothing, except the first evaluation on a new version or
-// backend (its scratch memory).
+// or fewer (over the whole call) allocates nothing, except the first
+// evaluation on a new version or backend (its scratch memory).
 class Session {
  public:
   explicit Session(const ServingEngine& engine);
@@ -142,28 +142,44 @@ class Session {
   Session& operator=(Session&&) noexcept;
   ~Session();
 
+  // The item count of Evaluate().
   void SetItemCount(std::size_t item_count);
-  Status BindInput(std::string_view name, std::span<const float> values);
-  Status BindOutput(std::string_view name, std::span<float> values);
+  // Binds the caller's memory; lengths are checked when evaluating, by the
+  // rules of Engine::EvaluateQueries (docs/LANGUAGE.md, "Evaluating").
+  Status BindInput(std::string_view name, std::span<const float> values,
+                   Extent extent = Extent::kExact);
+  Status BindOutput(std::string_view name, std::span<float> values, Extent extent = Extent::kExact);
   // The same by position in schema() (no lookup by name: for frontends that
   // bind every input and output on every call).
-  Status BindInput(std::size_t input_index, std::span<const float> values);
-  Status BindOutput(std::size_t output_index, std::span<float> values);
+  Status BindInput(std::size_t input_index, std::span<const float> values,
+                   Extent extent = Extent::kExact);
+  Status BindOutput(std::size_t output_index, std::span<float> values,
+                    Extent extent = Extent::kExact);
   // Forgets every binding (unbound inputs take their defaults again, outputs
   // go to the session's own buffers); the scratch memory stays.
   void Clear();
-  // Takes the current version's schema; keeps the bindings whose names it
-  // still has.
+  // Takes the current version's schema; keeps the bindings (and the session's
+  // own output buffers) whose names it still has.
   void Rebind();
   // The schema the bindings are for.
   const Schema& schema() const;
 
-  // Evaluates on the current version.
+  // Evaluates one query of SetItemCount() items on the current version:
+  // EvaluateQueries with one query.
   Status Evaluate();
-  // The version the last Evaluate ran on.
+  // Evaluates several queries in one call, with the bindings and guarantees of
+  // Engine::EvaluateQueries. Every query runs on one version, the current one
+  // when the call starts (a reload during the call cannot split it); zero
+  // queries check the bindings against it and compute nothing. Statistics
+  // count one evaluation per query.
+  Status EvaluateQueries(std::span<const std::size_t> item_counts);
+  // The same, asking `cancelled` between two queries.
+  Status EvaluateQueries(std::span<const std::size_t> item_counts, const CancelCheck& cancelled);
+  // The version the last evaluation ran on (0 before the first).
   std::uint64_t version() const;
-  // An output after Evaluate: the caller's span if bound, else the session's
-  // own buffer (valid until the next Evaluate).
+  // An output after an evaluation, every query's items: the caller's span (its
+  // prefix, for Extent::kPrefix) if bound, else the session's own buffer
+  // (valid until the next evaluation or Rebind).
   Result<std::span<const float>> Output(std::string_view name) const;
   std::span<const float> Output(std::size_t output_index) const;
 

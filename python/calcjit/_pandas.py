@@ -5,7 +5,8 @@ an input `x` is the column `x`; a vector input `v` of dimension d is the
 columns `v[0]` .. `v[d-1]`, or one column `v` whose cells are sequences of d
 numbers; a query input takes its value from the first row of each query; an
 input without a column takes its declared default (an error without one);
-columns the set does not read are ignored.
+columns the set does not read are ignored; a DataFrame without rows is zero
+queries (nothing is computed; every output column is empty).
 """
 
 import numpy as np
@@ -69,7 +70,8 @@ def evaluate_dataframe(target, df, group_by=None, outputs=None):
         raise _error(f"column '{dup}' appears more than once in the DataFrame", str(dup))
     n = len(df)
     if group_by is None:
-        offsets = np.array([0, n], dtype=np.int64)
+        # The whole DataFrame is one query; without rows, zero queries.
+        offsets = np.array([0, n] if n > 0 else [0], dtype=np.int64)
     elif isinstance(group_by, str):
         if group_by not in df.columns:
             raise _error(f"group_by column '{group_by}' is not in the DataFrame", group_by)
@@ -96,12 +98,7 @@ def evaluate_dataframe(target, df, group_by=None, outputs=None):
                              "default value", info.name)
             continue  # the default applies
         if info.scope == "query":
-            if n == 0 and group_by is None:
-                # One query of no items: no first row to read; nothing is computed from it.
-                values = np.full((1, info.dimension) if info.is_vector else (1,), np.nan,
-                                 dtype=np.float32)
-            else:
-                values = np.ascontiguousarray(values[starts])
+            values = np.ascontiguousarray(values[starts])
         inputs[info.name] = values
 
     names = list(target.outputs) if outputs is None else (

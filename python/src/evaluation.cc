@@ -1,7 +1,10 @@
 #include "evaluation.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "errors.h"
 
@@ -76,6 +79,12 @@ py::array AsFloat32(py::handle value, const std::string& what, const std::string
   }
 }
 
+// The queries of the call: their boundaries in the items, once known.
+struct Call {
+  std::size_t item_count = 0;
+  std::vector<std::size_t> offsets;  // query k is the items [offsets[k], offsets[k + 1])
+};
+
 void ReadOffsets(const CallArguments& arguments, Call& call) {
   if (arguments.offsets.is_none()) {
     if (!arguments.item_count) return;
@@ -104,60 +113,17 @@ void ReadOffsets(const CallArguments& arguments, Call& call) {
   }
 }
 
-// Checks an input's shape for `item_count` items in `query_count` queries.
-void CheckShape(const Call& call, CallInput& input) {
-  const InputInfo& info = *input.info;
-  const py::array& array = input.array;
-  const std::size_t d = info.dimension;
-  input.width = d > 0 ? d : 1;
-  auto fail = [&](const std::string& expected) {
-    RaiseUserError("input '" + info.name + "' is " + ScopeText(info) + ": expected " + expected +
-                       ", got shape " + ShapeText(array),
-                   info.name);
-  };
-  auto dim = [&](py::ssize_t k) { return static_cast<std::size_t>(array.shape(k)); };
-  const std::size_t n = call.item_count;
-  const std::string items = std::to_string(n);
-  if (info.scope == Scope::kItem) {
-    if (!call.item_count_source.empty() && array.ndim() == (d > 0 ? 2 : 1) && dim(0) != n) {
-      RaiseUserError("input '" + info.name + "' has " + std::to_string(dim(0)) +
-                         " items but input '" + call.item_count_source + "' has " + items +
-                         ": item inputs need one row per item",
-                     info.name);
-    }
-    if (d == 0 && (array.ndim() != 1 || dim(0) != n)) {
-      fail("shape (" + items + ",) for " + items + " items");
-    }
-    if (d > 0 && (array.ndim() != 2 || dim(0) != n || dim(1) != d)) {
-      fail("shape (" + items + ", " + std::to_string(d) + ") for " + items + " items");
-    }
-    return;
-  }
-  const std::size_t q = call.query_count();
-  const std::string queries = std::to_string(q);
-  const std::string one = d == 0 ? "a scalar" : "shape (" + std::to_string(d) + ",)";
-  const std::string per_query =
-      d == 0 ? "shape (" + queries + ",)" : "shape (" + queries + ", " + std::to_string(d) + ")";
-  const std::string expected = one + " (every query) or " + per_query + " (one row per query)";
-  if (d == 0) {
-    if (array.ndim() == 0) return;
-    if (array.ndim() == 1 && dim(0) == q) {
-      input.per_query = true;
-      return;
-    }
-  } else {
-    if (array.ndim() == 1 && dim(0) == d) return;
-    if (array.ndim() == 2 && dim(0) == q && dim(1) == d) {
-      input.per_query = true;
-      return;
-    }
-  }
-  fail(expected);
-}
+struct CallInput {
+  std::string name;
+  const InputInfo* info = nullptr;
+  py::array array;  // keeps the floats alive while the GIL is released
+};
 
-void BindInputs(const Schema& schema, const Schema* ignorable, const CallArguments& arguments,
-                Call& call) {
-  if (arguments.inputs.is_none()) return;
+// The inputs given, converted to float32 arrays the engine reads in place.
+std::vector<CallInput> ConvertInputs(EvaluationTarget& target, const Schema& schema,
+                                     const Schema* ignorable, const CallArguments& arguments) {
+  std::vector<CallInput> inputs;
+  if (arguments.inputs.is_none()) return inputs;
   if (!py::hasattr(arguments.inputs, "items")) {
     RaiseUserError("inputs must be a mapping (a dict) from input names to arrays, not " +
                    Describe(arguments.inputs));
@@ -167,23 +133,62 @@ void BindInputs(const Schema& schema, const Schema* ignorable, const CallArgumen
     if (!py::isinstance<py::str>(pair[0])) {
       RaiseUserError("input names must be strings, not " + Describe(pair[0]));
     }
-    const std::string name = pair[0].cast<std::string>();
+    std::string name = pair[0].cast<std::string>();
     if (pair[1].is_none()) continue;  // unbound: the default applies
     const std::optional<std::size_t> slot = schema.FindInput(name);
     if (!slot) {
       if (ignorable != nullptr && ignorable->FindInput(name)) continue;
-      RaiseUserError("unknown input '" + name + "': the set has no input of that name", name);
+      // Not an input: the runtime's error for the name (binding it fails).
+      ThrowIfError(target.BindInput(name, {}));
+      RaiseUserError("unknown input '" + name + "'", name);
     }
     CallInput input;
-    input.slot = *slot;
     input.info = &schema.inputs[*slot];
     input.array = AsFloat32(pair[1], "input", name, arguments.copy);
-    input.data = static_cast<const float*>(input.array.data());
-    call.inputs.push_back(std::move(input));
+    input.name = std::move(name);
+    inputs.push_back(std::move(input));
+  }
+  return inputs;
+}
+
+// The dimensions an array needs for its input's kind: what a flat length
+// cannot tell (the runtime checks the lengths). An item input has a row per
+// item; a query input one value (or vector) for every query, or a row per
+// query.
+void CheckDimensions(const Call& call, const CallInput& input) {
+  const InputInfo& info = *input.info;
+  const py::array& array = input.array;
+  const std::size_t d = info.dimension;
+  auto dim = [&](py::ssize_t k) { return static_cast<std::size_t>(array.shape(k)); };
+  bool ok = false;
+  std::string expected;
+  const std::string dimension = std::to_string(d);
+  if (info.scope == Scope::kItem) {
+    const std::string n = std::to_string(call.item_count);
+    ok = d == 0 ? array.ndim() == 1 : array.ndim() == 2 && dim(1) == d;
+    expected = d == 0 ? "shape (" + n + ",)" : "shape (" + n + ", " + dimension + ")";
+    expected += " for " + n + " items";
+  } else {
+    const std::string q = std::to_string(call.offsets.size() - 1);
+    if (d == 0) {
+      ok = array.ndim() <= 1;
+      expected = "a number (every query) or shape (" + q + ",) (one per query)";
+    } else {
+      ok = (array.ndim() == 1 && dim(0) == d) || (array.ndim() == 2 && dim(1) == d);
+      expected = "shape (" + dimension + ",) (every query) or (" + q + ", " + dimension +
+                 ") (one row per query)";
+    }
+  }
+  if (!ok) {
+    RaiseUserError("input '" + info.name + "' is " + ScopeText(info) + ": expected " + expected +
+                       ", got shape " + ShapeText(array),
+                   info.name);
   }
 }
 
-void BindOutputs(const Schema& schema, const CallArguments& arguments, Call& call) {
+// The out= arrays, and new ones for the other outputs; every output bound.
+std::vector<py::array> BindOutputs(EvaluationTarget& target, const Schema& schema,
+                                   const CallArguments& arguments, const Call& call) {
   std::vector<std::optional<py::array>> given(schema.outputs.size());
   if (!arguments.out.is_none()) {
     if (!py::hasattr(arguments.out, "items")) {
@@ -196,80 +201,94 @@ void BindOutputs(const Schema& schema, const CallArguments& arguments, Call& cal
         RaiseUserError("output names must be strings, not " + Describe(pair[0]));
       }
       const std::string name = pair[0].cast<std::string>();
-      const std::optional<std::size_t> slot = schema.FindOutput(name);
-      if (!slot) {
-        RaiseUserError("unknown output '" + name + "': the engine does not compute it", name);
-      }
       // Never converted: the results would go to the copy.
       if (!IsUsableInPlace(pair[1])) {
         RaiseUserError("output '" + name + "' is " + Describe(pair[1]) +
                            "; out= takes only C-contiguous, aligned numpy float32 arrays",
                        name);
       }
-      const auto array = py::reinterpret_borrow<py::array>(pair[1]);
+      auto array = py::reinterpret_borrow<py::array>(pair[1]);
       if (!array.writeable()) RaiseUserError("output '" + name + "' is read-only", name);
-      if (array.ndim() != 1 || static_cast<std::size_t>(array.shape(0)) != call.item_count) {
+      if (array.ndim() != 1) {
         RaiseUserError("output '" + name + "' must have shape (" + std::to_string(call.item_count) +
                            ",), got " + ShapeText(array),
                        name);
       }
-      given[*slot] = array;
+      ThrowIfError(target.BindOutput(name, {static_cast<float*>(array.mutable_data()),
+                                            static_cast<std::size_t>(array.size())}));
+      given[*schema.FindOutput(name)] = array;
     }
   }
-  for (std::size_t slot = 0; slot < schema.outputs.size(); ++slot) {
-    CallOutput output;
-    output.slot = slot;
-    output.array = given[slot] ? *given[slot]
-                               : py::array(Float32Array(static_cast<py::ssize_t>(call.item_count)));
-    output.data = static_cast<float*>(output.array.mutable_data());
-    call.outputs.push_back(std::move(output));
+  std::vector<py::array> outputs;
+  for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
+    if (given[k]) {
+      outputs.push_back(*given[k]);
+      continue;
+    }
+    py::array array(Float32Array(static_cast<py::ssize_t>(call.item_count)));
+    ThrowIfError(target.BindOutput(schema.outputs[k],
+                                   {static_cast<float*>(array.mutable_data()), call.item_count}));
+    outputs.push_back(std::move(array));
   }
+  return outputs;
 }
 
 }  // namespace
 
-Call PrepareCall(const Schema& schema, const Schema* ignorable, const CallArguments& arguments) {
+py::dict EvaluateCall(EvaluationTarget& target, const Schema* ignorable,
+                      const CallArguments& arguments) {
+  // A copy: a session replaces its schema when a reload keeps the shape.
+  const Schema schema = target.schema();
   Call call;
   ReadOffsets(arguments, call);
-  BindInputs(schema, ignorable, arguments, call);
+  const std::vector<CallInput> inputs = ConvertInputs(target, schema, ignorable, arguments);
   if (call.offsets.empty()) {
-    // The item count from the first item input given as an array.
-    const auto source =
-        std::find_if(call.inputs.begin(), call.inputs.end(), [](const CallInput& input) {
-          return input.info->scope == Scope::kItem && input.array.ndim() >= 1;
-        });
-    if (source == call.inputs.end()) {
+    // One query; its item count from the first item input given as an array.
+    const auto source = std::find_if(inputs.begin(), inputs.end(), [](const CallInput& input) {
+      return input.info->scope == Scope::kItem && input.array.ndim() >= 1;
+    });
+    if (source == inputs.end()) {
       RaiseUserError("cannot tell the number of items: give an item input, or n=");
     }
     call.item_count = static_cast<std::size_t>(source->array.shape(0));
-    call.item_count_source = source->info->name;
     call.offsets = {0, call.item_count};
   }
-  for (CallInput& input : call.inputs) CheckShape(call, input);
-  BindOutputs(schema, arguments, call);
-  return call;
-}
+  for (const CallInput& input : inputs) CheckDimensions(call, input);
+  for (const CallInput& input : inputs) {
+    ThrowIfError(target.BindInput(input.name, {static_cast<const float*>(input.array.data()),
+                                               static_cast<std::size_t>(input.array.size())}));
+  }
+  const std::vector<py::array> outputs = BindOutputs(target, schema, arguments, call);
+  std::vector<std::size_t> item_counts(call.offsets.size() - 1);
+  for (std::size_t k = 0; k < item_counts.size(); ++k) {
+    item_counts[k] = call.offsets[k + 1] - call.offsets[k];
+  }
 
-py::dict Call::Results(const Schema& schema) const {
+  // Between two queries, every 100 ms: take the GIL and let Python run its
+  // signal handlers; one that raised (Ctrl-C) stops the call.
+  using Clock = std::chrono::steady_clock;
+  constexpr auto kSignalCheckInterval = std::chrono::milliseconds(100);
+  Clock::time_point last_check = Clock::now();
+  bool interrupted = false;
+  const CancelCheck cancelled = [&] {
+    if (Clock::now() - last_check < kSignalCheckInterval) return false;
+    const py::gil_scoped_acquire gil;
+    last_check = Clock::now();
+    interrupted = PyErr_CheckSignals() != 0;
+    return interrupted;
+  };
+  Status status;
+  {
+    const py::gil_scoped_release release;
+    status = target.EvaluateQueries(item_counts, cancelled);
+  }
+  if (interrupted) throw py::error_already_set();  // the handler's exception is pending
+  ThrowIfError(status);
   py::dict results;
-  for (const CallOutput& output : outputs) {
-    results[py::str(schema.outputs[output.slot])] = output.array;
+  for (std::size_t k = 0; k < schema.outputs.size(); ++k) {
+    results[py::str(schema.outputs[k])] = outputs[k];
   }
   return results;
-}
-
-std::span<const float> QueryInput(const Call& call, const CallInput& input, std::size_t query) {
-  if (input.info->scope == Scope::kItem) {
-    const std::size_t begin = call.offsets[query];
-    const std::size_t end = call.offsets[query + 1];
-    return {input.data + begin * input.width, (end - begin) * input.width};
-  }
-  return {input.data + (input.per_query ? query * input.width : 0), input.width};
-}
-
-std::span<float> QueryOutput(const Call& call, const CallOutput& output, std::size_t query) {
-  const std::size_t begin = call.offsets[query];
-  return {output.data + begin, call.offsets[query + 1] - begin};
 }
 
 }  // namespace calcjit::python

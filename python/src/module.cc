@@ -127,7 +127,8 @@ EngineOptions MakeOptions(const std::string& backend, const py::object& outputs,
 // An Engine with the set it came from (to tell an input these outputs do not
 // need from a typo) and a pool of Batches: evaluate() takes one for the call,
 // so concurrent calls from several threads each have their own, and a call
-// after another reuses the scratch memory.
+// after another reuses the scratch memory. Engine and ServingEngine evaluate
+// through the same function (EvaluateCall, evaluation.h).
 class PyEngine {
  public:
   PyEngine(FeatureSet set, EngineOptions options, Engine engine)
@@ -139,37 +140,27 @@ class PyEngine {
   const Engine& engine() const { return engine_; }
 
   py::dict Evaluate(const CallArguments& arguments) {
-    const Call call = PrepareCall(engine_.schema(), &set_.schema(), arguments);
-    Status status;
-    bool interrupted = false;
-    {
-      py::gil_scoped_release release;
-      std::unique_ptr<Batch> batch = TakeBatch();
-      status = RunQueries(
-          call,
-          [&](std::size_t query) {
-            batch->Clear();
-            batch->SetItemCount(call.offsets[query + 1] - call.offsets[query]);
-            for (const CallInput& input : call.inputs) {
-              CALCJIT_RETURN_IF_ERROR(batch->BindInput(input.slot, QueryInput(call, input, query)));
-            }
-            for (const CallOutput& output : call.outputs) {
-              CALCJIT_RETURN_IF_ERROR(
-                  batch->BindOutput(output.slot, QueryOutput(call, output, query)));
-            }
-            return engine_.Evaluate(*batch);
-          },
-          interrupted);
-      batch->Clear();  // drops the spans over the caller's arrays
-      ReturnBatch(std::move(batch));
-    }
-    if (interrupted) throw py::error_already_set();
-    ThrowIfError(status);
-    return call.Results(engine_.schema());
+    const BatchLease lease(*this);
+    EngineTarget target(engine_, *lease.batch);
+    return EvaluateCall(target, &set_.schema(), arguments);
   }
 
  private:
   static constexpr std::size_t kMaxPooledBatches = 16;
+
+  // A Batch of the pool for one call, given back cleared (so that no span
+  // over the call's arrays outlives it), also when the call raises.
+  struct BatchLease {
+    explicit BatchLease(PyEngine& engine) : owner(engine), batch(engine.TakeBatch()) {}
+    ~BatchLease() {
+      batch->Clear();
+      owner.ReturnBatch(std::move(batch));
+    }
+    BatchLease(const BatchLease&) = delete;
+    BatchLease& operator=(const BatchLease&) = delete;
+    PyEngine& owner;
+    std::unique_ptr<Batch> batch;
+  };
 
   std::unique_ptr<Batch> TakeBatch() {
     {
@@ -203,9 +194,8 @@ std::shared_ptr<PyEngine> Compile(const FeatureSet& set, const EngineOptions& op
   return std::make_shared<PyEngine>(set, options, ValueOrThrow(std::move(engine)));
 }
 
-// A ServingEngine. Each evaluate() call uses a Session of its own (a Session
-// cannot forget its bindings, and a reused one would keep spans over arrays
-// of an earlier call).
+// A ServingEngine. Each evaluate() call uses a Session of its own, made for
+// the version serving then.
 class PyServing {
  public:
   explicit PyServing(ServingEngine serving) : serving_(std::move(serving)) {}
@@ -214,33 +204,8 @@ class PyServing {
 
   py::dict Evaluate(const CallArguments& arguments) {
     Session session(serving_);
-    // A copy: the session replaces its schema when a reload keeps the shape,
-    // and the call's checks point into this one.
-    const Schema schema = session.schema();
-    const Call call = PrepareCall(schema, nullptr, arguments);
-    Status status;
-    bool interrupted = false;
-    {
-      py::gil_scoped_release release;
-      status = RunQueries(
-          call,
-          [&](std::size_t query) {
-            session.SetItemCount(call.offsets[query + 1] - call.offsets[query]);
-            for (const CallInput& input : call.inputs) {
-              CALCJIT_RETURN_IF_ERROR(session.BindInput(schema.inputs[input.slot].name,
-                                                        QueryInput(call, input, query)));
-            }
-            for (const CallOutput& output : call.outputs) {
-              CALCJIT_RETURN_IF_ERROR(session.BindOutput(schema.outputs[output.slot],
-                                                         QueryOutput(call, output, query)));
-            }
-            return session.Evaluate();
-          },
-          interrupted);
-    }
-    if (interrupted) throw py::error_already_set();
-    ThrowIfError(status);
-    return call.Results(schema);
+    SessionTarget target(session);
+    return EvaluateCall(target, nullptr, arguments);
   }
 
  private:

@@ -69,13 +69,20 @@ def good(n=4):
 
 @pytest.mark.parametrize("change, location, text", [
     ({"q": None}, "q", "input 'q' is not bound and has no default value"),
-    ({"a": np.zeros(3, np.float32)}, "v", "input 'v' has 4 items but input 'a' has 3"),
-    ({"v": np.zeros((3, 2), np.float32)}, "v", "input 'v' has 3 items but input 'a' has 4"),
+    # The lengths are the runtime's rules, with its messages (n from the first item input).
+    ({"a": np.zeros(3, np.float32)}, "v",
+     "input 'v' needs 6 floats for 3 items (an item vector of dimension 2), got 8"),
+    ({"v": np.zeros((3, 2), np.float32)}, "v",
+     "input 'v' needs 8 floats for 4 items (an item vector of dimension 2), got 6"),
+    # The dimensions of an array are Python's to check.
     ({"a": np.zeros((4, 1), np.float32)}, "a", "got shape (4, 1)"),
     ({"v": np.zeros((4, 3), np.float32)}, "v", "expected shape (4, 2) for 4 items"),
     ({"v": np.zeros(8, np.float32)}, "v", "item vector of dimension 2"),
-    ({"q": [1, 2]}, "q", "expected a scalar (every query) or shape (1,)"),
+    ({"q": [1, 2]}, "q", "input 'q' needs 1 float (a query scalar), got 2"),
+    ({"q": np.zeros((1, 1), np.float32)}, "q", "expected a number (every query) or shape (1,)"),
     ({"w": np.zeros(2, np.float32)}, "w", "query vector of dimension 3"),
+    ({"w": np.zeros((2, 3), np.float32)}, "w", "input 'w' needs 3 floats (a query vector of "
+     "dimension 3), got 6"),
     ({"typo": np.zeros(4)}, "typo", "unknown input 'typo'"),
     ({"a": np.array(["x"] * 4)}, "a", "cannot be converted to float32"),
     ({"a": [object()] * 4}, "a", "cannot be converted to float32"),
@@ -107,7 +114,8 @@ def test_wrong_outputs(engine):
     inputs = good()
     for out, text in [
         ({"s": np.zeros(4)}, "output 's' is a float64 array"),
-        ({"s": np.zeros(3, np.float32)}, "must have shape (4,)"),
+        ({"s": np.zeros(3, np.float32)}, "output 's' needs 4 floats for 4 items, got 3"),
+        ({"s": np.zeros((4, 1), np.float32)}, "must have shape (4,)"),
         ({"s": np.zeros(8, np.float32)[::2]}, "non-contiguous"),
         ({"t": np.zeros(4, np.float32)}, "unknown output 't'"),
         ({"s": inputs["a"]}, "shares memory with input 'a'"),
@@ -131,13 +139,15 @@ def test_wrong_calls(engine):
         engine.evaluate(inputs, copy="no", n="four")
 
 
-def test_errors_in_one_query_name_it():
+def test_errors_of_many_queries_name_the_input():
     engine = calcjit.parse("input a; input q: query; s = a / q;").compile()
     e = error_of(engine.evaluate, {"a": np.ones(5, np.float32), "q": [1, 2]}, group=[1, 1, 2, 3, 3])
-    assert e.location == "q" and "one row per query" in str(e)
+    assert e.location == "q"
+    assert e.message == ("input 'q' needs 3 floats for 3 queries (one per query) or 1 (the same "
+                         "for every query), got 2")
     e = error_of(engine.evaluate, {"a": np.ones(5, np.float32)}, group=[1, 1, 2, 3, 3])
     assert e.location == "q"
-    assert e.message == "input 'q' is not bound and has no default value (query 0, items 0 to 2)"
+    assert e.message == "input 'q' is not bound and has no default value"
 
 
 def test_an_error_leaves_the_engine_usable(engine):

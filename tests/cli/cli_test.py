@@ -185,6 +185,53 @@ class EvalTest(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(out, 'f\n')
 
+    def test_header_only_input_is_zero_queries_for_every_input_kind_and_backend(self):
+        # A file without rows is zero queries, with or without --group-by:
+        # nothing is computed, no query input needs a value, only the header
+        # row is written.
+        sets = {
+            'item inputs': 'f = x * 2;\ng = rank(x);\n',
+            'item input with default': 'input x = 2;\nf = x * 2;\ng = rank(x);\n',
+            'query input': 'input q: query;\nf = q * 2 + batch_count(1);\ng = rank(f);\n',
+            'query input with default': 'input q: query = 3;\nf = q;\ng = rank(f);\n',
+            'item vector': 'input v: item[2];\nf = norm(v);\ng = rank(f);\n',
+            'query vector': 'input u: query[2];\nf = norm(u) + x;\ng = rank(f);\n',
+            'no inputs': 'f = 1 + 2;\ng = batch_count(1);\n',
+        }
+        header = 'g_id,x,q,v[0],v[1],u[0],u[1]\n'
+        for name, text in sets.items():
+            for backend in ('reference', 'vm', 'jit', 'auto'):
+                for group in ([], ['--group-by', 'g_id'], ['--group-by', 'q', '--chunk-bytes', '1']):
+                    with self.subTest(set=name, backend=backend, group=group):
+                        result, out = self.eval(text, header, '--backend', backend, '--keep',
+                                                'g_id', *group)
+                        self.assertEqual(result.returncode, 0, result.stderr)
+                        self.assertEqual(out, 'g_id,f,g\n')
+        # The columns are still checked: a needed input without a column or
+        # default is an error, rows or not.
+        result, out = self.eval('input q: query;\nf = q;\n', 'x\n', '--group-by', 'x')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("input 'q' has no column", result.stderr)
+        self.assertIsNone(out)
+
+    def test_group_by_gives_the_bits_of_one_file_per_query(self):
+        text = 'input q: query;\ninput u: query[2];\nf = zscore(x * q) + norm(u) * rank(x);\n'
+        rows = ['g,x,q,u[0],u[1]']
+        for g in range(6):
+            for i in range(g % 4):  # queries of 0 (absent), 1, 2, 3 rows
+                rows.append('%d,%r,%r,%r,%r' % (g, i * 0.7 - g, g * 0.3 + 1, i + 0.5, -g / 7))
+        result, grouped = self.eval(text, '\n'.join(rows) + '\n', '--group-by', 'g')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        alone = []
+        for g in range(6):
+            part = [r for r in rows[1:] if r.startswith('%d,' % g)]
+            if not part:
+                continue
+            result, out = self.eval(text, rows[0] + '\n' + '\n'.join(part) + '\n')
+            self.assertEqual(result.returncode, 0, result.stderr)
+            alone.extend(out.splitlines()[1:])
+        self.assertEqual(grouped.splitlines()[1:], alone)
+
     def test_outputs_order_and_subset(self):
         result, out = self.eval('a = x + 1;\nb = x + 2;\nc = y;\n', 'x\n1\n', '--outputs', 'b,a')
         self.assertEqual(result.returncode, 0, result.stderr)

@@ -1,8 +1,9 @@
 // No heap allocation per evaluation (include/calcjit/engine.h, class Batch):
 // with the VM, once a Batch has evaluated n items, evaluating again with n
-// items or fewer allocates nothing; after SetItemCount(bigger) the first
-// evaluation may allocate (owned outputs and scratch grow) and the next ones
-// may not.
+// items or fewer allocates nothing, as one query or as many queries in one
+// call (Engine::EvaluateQueries, the same path); after SetItemCount(bigger)
+// the first evaluation may allocate (owned outputs and scratch grow) and the
+// next ones may not.
 //
 // This binary replaces every global allocation function (operator new and
 // delete in all their sized, aligned and nothrow forms, malloc, calloc,
@@ -471,6 +472,15 @@ class Bench {
   }
 
   Status Evaluate() { return engine_.Evaluate(batch_); }
+  // The bound items as three queries, the middle one empty (query inputs hold
+  // one value for every query).
+  Status EvaluateQueries() {
+    const std::size_t n = batch_.item_count();
+    counts_[0] = n / 3;
+    counts_[1] = 0;
+    counts_[2] = n - n / 3;
+    return engine_.EvaluateQueries(batch_, counts_);
+  }
   const Batch& batch() const { return batch_; }
 
  private:
@@ -479,6 +489,7 @@ class Bench {
   std::vector<std::vector<float>> caller_outputs_;
   std::vector<bool> bound_;
   Batch batch_;
+  std::size_t counts_[3] = {};
 };
 
 std::string TierName(Isa isa) {
@@ -538,6 +549,11 @@ TEST_P(Evaluation, AllocatesNothingOnceWarm) {
     counts = CountDuring(evaluate);
     ASSERT_TRUE(status.ok()) << status.ToString();
     EXPECT_EQ(counts.allocations, 0) << "Evaluate allocated again";
+    counts = CountDuring([&] { status = bench.EvaluateQueries(); });
+    ASSERT_TRUE(status.ok()) << status.ToString();
+    EXPECT_EQ(counts.allocations, 0)
+        << "EvaluateQueries allocated " << counts.allocations << " times";
+    EXPECT_EQ(counts.frees, 0) << "EvaluateQueries freed memory";
   };
   expect_none(1000, "as many items as the warm-up");
   expect_none(300, "fewer items");
@@ -596,14 +612,14 @@ TEST(ReferenceEvaluation, AllocatesByDesign) {
 
 // ---------------------------------------------------------------------------
 // A serving session: after its first evaluation on a version (which makes the
-// batch for that version's engine), evaluating allocates nothing, before and
-// after the JIT takes over, and again after a reload.
+// scratch memory for that version's engine), evaluating allocates nothing, one
+// query or many per call, before and after the JIT takes over, and again after
+// a reload.
 
 TEST(ServingEvaluation, AllocatesNothingOnceWarm) {
   const std::string text =
       "input x; input w: query = 2; f = log1p(abs(x)) * w + batch_mean(x); g = rank(f);";
-  Result<ServingEngine> engine =
-      ServingEngine::Create(*FeatureSet::Parse(text, Format::kText));
+  Result<ServingEngine> engine = ServingEngine::Create(*FeatureSet::Parse(text, Format::kText));
   ASSERT_TRUE(engine.ok()) << engine.status().ToString();
   std::vector<float> x(500);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 17) - 4.0f;
@@ -613,7 +629,12 @@ TEST(ServingEvaluation, AllocatesNothingOnceWarm) {
   ASSERT_TRUE(session.BindInput("x", x).ok());
   ASSERT_TRUE(session.BindOutput("g", g).ok());
   Status status;
-  auto evaluate = [&] { status = session.Evaluate(); };
+  // The one-query call, and the same items as three queries (w for every query).
+  const std::size_t item_counts[3] = {200, 0, 300};
+  auto evaluate = [&] {
+    status = session.Evaluate();
+    if (status.ok()) status = session.EvaluateQueries(item_counts);
+  };
   for (int round = 0; round < 2; ++round) {
     SCOPED_TRACE(round == 0 ? "first version" : "after a reload");
     ASSERT_TRUE(session.Evaluate().ok());  // warm-up on this version's first engine

@@ -10,13 +10,14 @@
 // - A failed calcjit call becomes a CalcJitException (ThrowCalcJit, the one
 //   place that reads calcjit_last_error*), with its kind and location.
 // - Java arrays are pinned with Get/ReleasePrimitiveArrayCritical only around
-//   calcjit_session_evaluate(_many), with no JNI call in between.
+//   calcjit_session_evaluate_many, with no JNI call in between.
+// - No binding rule is here: lengths, defaults, overlaps, zero items and zero
+//   queries are the C API's (the runtime's), and so are their messages.
 // The callers (the io.calcjit classes) guarantee live handles and one thread
 // per session; the checks here are for what only native code can see (direct
-// buffer addresses and capacities).
+// buffer addresses, capacities and alignment).
 #include <jni.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -102,8 +103,8 @@ jstring NewUtf8String(JNIEnv* env, const char* text) {
   env->SetByteArrayRegion(bytes, 0, static_cast<jsize>(size), reinterpret_cast<const jbyte*>(text));
   jstring result = nullptr;
   if (!env->ExceptionCheck()) {
-    result = static_cast<jstring>(env->NewObject(cache.string, cache.string_from_bytes, bytes,
-                                                 cache.utf8));
+    result = static_cast<jstring>(
+        env->NewObject(cache.string, cache.string_from_bytes, bytes, cache.utf8));
   }
   env->DeleteLocalRef(bytes);
   return result;
@@ -197,16 +198,15 @@ jlong ToHandle(const void* pointer) {
 
 // ---------------------------------------------------------------------------
 // Sessions: the calcjit_session and what each slot (one bound name) refers to.
+// Every slot is bound as a buffer whose prefix each evaluation uses
+// (calcjit_session_bind_*_prefix): the C API checks every length and reports
+// every binding error; JNI only finds and pins the memory.
 
 struct Slot {
   bool used = false;
   bool output = false;
   bool is_array = false;  // a float[] passed at each evaluation
   std::string name;
-  float* base = nullptr;  // a direct buffer's floats
-  std::size_t available = 0;
-  std::size_t width = 1;  // floats per item (item scope) or per query
-  bool item_scope = true;
   // What the calcjit_session has bound for this name now.
   const float* bound_data = nullptr;
   std::size_t bound_count = 0;
@@ -232,9 +232,9 @@ struct JniSession {
 
 calcjit_status BindSlot(JniSession& s, Slot& slot, const float* data, std::size_t count) {
   const calcjit_status code =
-      slot.output ? calcjit_session_bind_output(s.session, slot.name.c_str(),
-                                                const_cast<float*>(data), count)
-                  : calcjit_session_bind_input(s.session, slot.name.c_str(), data, count);
+      slot.output ? calcjit_session_bind_output_prefix(s.session, slot.name.c_str(),
+                                                       const_cast<float*>(data), count)
+                  : calcjit_session_bind_input_prefix(s.session, slot.name.c_str(), data, count);
   if (code == CALCJIT_OK) {
     slot.bound_data = data;
     slot.bound_count = count;
@@ -242,23 +242,11 @@ calcjit_status BindSlot(JniSession& s, Slot& slot, const float* data, std::size_
   return code;
 }
 
-// The floats a slot needs for `items` items in `queries` queries (saturating:
-// a count that does not fit is reported by the C API's length check).
-std::size_t Needed(const Slot& slot, std::size_t items, std::size_t queries) {
-  const std::size_t units = slot.item_scope ? items : queries;
-  std::size_t product = 0;
-  if (__builtin_mul_overflow(units, slot.width, &product)) {
-    return std::numeric_limits<std::size_t>::max();
-  }
-  return product;
-}
-
 void ReleaseArrays(JNIEnv* env, JniSession& s, std::size_t pinned_count) {
   for (std::size_t k = 0; k < pinned_count; ++k) {
     if (s.pinned[k] == nullptr) continue;
     // Outputs are written back (a no-op when the array was not copied).
-    env->ReleasePrimitiveArrayCritical(s.arrays[k], s.pinned[k],
-                                       s.slots[k].output ? 0 : JNI_ABORT);
+    env->ReleasePrimitiveArrayCritical(s.arrays[k], s.pinned[k], s.slots[k].output ? 0 : JNI_ABORT);
     s.pinned[k] = nullptr;
   }
   for (std::size_t k = 0; k < s.arrays.size(); ++k) {
@@ -267,36 +255,18 @@ void ReleaseArrays(JNIEnv* env, JniSession& s, std::size_t pinned_count) {
   }
 }
 
-// Evaluates `query_count` queries whose item counts are s.item_counts (or
-// `single` for one query). Binds each slot with exactly the floats this call
-// needs (or, when it has fewer, all it has, so that the C API's length check
-// names the input, what it needs and what it got).
+// Evaluates `query_count` queries of `counts[q]` items (none for 0). Direct
+// buffers were bound once, at bind time; each float[] is pinned and bound
+// (whole: the C API uses the prefix it needs) for the call.
 jlong Evaluate(JNIEnv* env, JniSession& s, std::size_t query_count, const std::size_t* counts,
                jobjectArray arrays) {
-  std::size_t items = 0;
-  for (std::size_t q = 0; q < query_count; ++q) items += counts[q];  // each < 2^31
-
-  // Buffer slots: rebind when the count changes (not per call otherwise).
   bool has_arrays = false;
-  for (Slot& slot : s.slots) {
-    if (!slot.used) continue;
-    if (slot.is_array) {
-      has_arrays = true;
-      continue;
-    }
-    const std::size_t count = std::min(Needed(slot, items, query_count), slot.available);
-    if (slot.bound_data != slot.base || slot.bound_count != count) {
-      if (!Check(env, BindSlot(s, slot, slot.base, count))) return 0;
-    }
-  }
-
-  calcjit_status code = CALCJIT_OK;
+  for (const Slot& slot : s.slots) has_arrays |= slot.used && slot.is_array;
   std::uint64_t version = 0;
   if (!has_arrays) {
-    code = query_count == 1 ? calcjit_session_evaluate(s.session, counts[0], &version)
-                            : calcjit_session_evaluate_many(s.session, query_count, counts,
-                                                            &version);
-    if (!Check(env, code)) return 0;
+    if (!Check(env, calcjit_session_evaluate_many(s.session, query_count, counts, &version))) {
+      return 0;
+    }
     return static_cast<jlong>(version);
   }
 
@@ -346,17 +316,16 @@ jlong Evaluate(JNIEnv* env, JniSession& s, std::size_t query_count, const std::s
     }
     return 0;
   }
+  calcjit_status code = CALCJIT_OK;
   for (std::size_t k = 0; k < s.slots.size() && code == CALCJIT_OK; ++k) {
     if (s.pinned[k] == nullptr) continue;
     Slot& slot = s.slots[k];
-    const std::size_t count = std::min(Needed(slot, items, query_count), s.array_lengths[k]);
+    const std::size_t count = s.array_lengths[k];
     const float* data = count == 0 ? nullptr : static_cast<const float*>(s.pinned[k]);
     if (slot.bound_data != data || slot.bound_count != count) code = BindSlot(s, slot, data, count);
   }
   if (code == CALCJIT_OK) {
-    code = query_count == 1
-               ? calcjit_session_evaluate(s.session, counts[0], &version)
-               : calcjit_session_evaluate_many(s.session, query_count, counts, &version);
+    code = calcjit_session_evaluate_many(s.session, query_count, counts, &version);
   }
   ReleaseArrays(env, s, s.slots.size());
   if (env->ExceptionCheck()) return 0;
@@ -450,8 +419,8 @@ JNIEXPORT jint JNICALL Java_io_calcjit_Native_schemaOutputCount(JNIEnv*, jclass,
   return static_cast<jint>(calcjit_schema_output_count(FromHandle<calcjit_schema>(schema)));
 }
 
-JNIEXPORT jstring JNICALL Java_io_calcjit_Native_schemaOutputName(JNIEnv* env, jclass,
-                                                                  jlong schema, jint index) {
+JNIEXPORT jstring JNICALL Java_io_calcjit_Native_schemaOutputName(JNIEnv* env, jclass, jlong schema,
+                                                                  jint index) {
   return Guarded<jstring>(env, nullptr, [&]() -> jstring {
     const char* name = calcjit_schema_output_name(FromHandle<calcjit_schema>(schema),
                                                   static_cast<std::size_t>(index));
@@ -534,8 +503,7 @@ JNIEXPORT jlong JNICALL Java_io_calcjit_Native_engineSchema(JNIEnv* env, jclass,
   });
 }
 
-JNIEXPORT void JNICALL Java_io_calcjit_Native_engineWaitForJit(JNIEnv* env, jclass,
-                                                               jlong engine) {
+JNIEXPORT void JNICALL Java_io_calcjit_Native_engineWaitForJit(JNIEnv* env, jclass, jlong engine) {
   Guarded<bool>(env, false, [&] {
     return Check(env, calcjit_engine_wait_for_jit(FromHandle<calcjit_engine>(engine)));
   });
@@ -587,8 +555,7 @@ JNIEXPORT void JNICALL Java_io_calcjit_Native_engineSetShadow(JNIEnv* env, jclas
   });
 }
 
-JNIEXPORT void JNICALL Java_io_calcjit_Native_engineDrainShadow(JNIEnv* env, jclass,
-                                                                jlong engine) {
+JNIEXPORT void JNICALL Java_io_calcjit_Native_engineDrainShadow(JNIEnv* env, jclass, jlong engine) {
   Guarded<bool>(env, false, [&] {
     return Check(env, calcjit_engine_drain_shadow(FromHandle<calcjit_engine>(engine)));
   });
@@ -607,10 +574,9 @@ JNIEXPORT jstring JNICALL Java_io_calcjit_Native_engineMismatch(JNIEnv* env, jcl
       return nullptr;
     }
     const std::string output = mismatch.output;
-    const jlong values[4] = {static_cast<jlong>(mismatch.version),
-                             static_cast<jlong>(mismatch.item),
-                             static_cast<jlong>(mismatch.served_bits),
-                             static_cast<jlong>(mismatch.shadow_bits)};
+    const jlong values[4] = {
+        static_cast<jlong>(mismatch.version), static_cast<jlong>(mismatch.item),
+        static_cast<jlong>(mismatch.served_bits), static_cast<jlong>(mismatch.shadow_bits)};
     env->SetLongArrayRegion(out, 0, 4, values);
     if (env->ExceptionCheck()) return nullptr;
     return NewUtf8String(env, output.c_str());
@@ -622,8 +588,8 @@ JNIEXPORT jstring JNICALL Java_io_calcjit_Native_engineMismatch(JNIEnv* env, jcl
 JNIEXPORT jlong JNICALL Java_io_calcjit_Native_sessionCreate(JNIEnv* env, jclass, jlong engine) {
   return Guarded<jlong>(env, 0, [&]() -> jlong {
     auto* session = new JniSession;
-    if (!Check(env, calcjit_session_create(FromHandle<calcjit_engine>(engine),
-                                           &session->session))) {
+    if (!Check(env,
+               calcjit_session_create(FromHandle<calcjit_engine>(engine), &session->session))) {
       delete session;
       return 0;
     }
@@ -679,20 +645,19 @@ JNIEXPORT void JNICALL Java_io_calcjit_Native_sessionBind(JNIEnv* env, jclass, j
                                                           jint slot_index, jboolean output,
                                                           jstring name, jobject buffer,
                                                           jint element_bytes, jlong byte_offset,
-                                                          jlong float_count, jint width,
-                                                          jboolean item_scope) {
+                                                          jlong float_count) {
   Guarded<bool>(env, false, [&] {
     JniSession& s = *FromHandle<JniSession>(handle);
-    if (slot_index < 0 || width < 1 || byte_offset < 0 || float_count < 0 || element_bytes < 1) {
+    if (slot_index < 0 || byte_offset < 0 || float_count < 0 || element_bytes < 1) {
       ThrowIllegalArgument(env, "calcjit: invalid binding arguments");
       return false;
     }
     Slot slot;
     slot.used = true;
     slot.output = output == JNI_TRUE;
-    slot.width = static_cast<std::size_t>(width);
-    slot.item_scope = item_scope == JNI_TRUE;
     if (!GetString(env, name, "name", &slot.name)) return false;
+    const float* data = nullptr;
+    std::size_t count = 0;
     if (buffer == nullptr) {
       slot.is_array = true;
     } else {
@@ -706,7 +671,7 @@ JNIEXPORT void JNICALL Java_io_calcjit_Native_sessionBind(JNIEnv* env, jclass, j
         return false;
       }
       const auto offset = static_cast<std::size_t>(byte_offset);
-      const auto count = static_cast<std::size_t>(float_count);
+      count = static_cast<std::size_t>(float_count);
       const std::size_t capacity_bytes =
           static_cast<std::size_t>(capacity) * static_cast<std::size_t>(element_bytes);
       if (offset > capacity_bytes || count > (capacity_bytes - offset) / sizeof(float)) {
@@ -723,12 +688,10 @@ JNIEXPORT void JNICALL Java_io_calcjit_Native_sessionBind(JNIEnv* env, jclass, j
                                       "(floats must be aligned)");
         return false;
       }
-      slot.base = reinterpret_cast<float*>(start);
-      slot.available = count;
+      data = count == 0 ? nullptr : reinterpret_cast<const float*>(start);
     }
-    // Binds at once so that an unknown name fails here, not at evaluation.
-    const float* data = slot.is_array ? nullptr : slot.base;
-    const std::size_t count = slot.is_array ? 0 : slot.available;
+    // Binds at once: an unknown name fails here, not at evaluation; a direct
+    // buffer stays bound (an array is bound again at each evaluation).
     if (!Check(env, BindSlot(s, slot, data, count))) return false;
     const auto index = static_cast<std::size_t>(slot_index);
     if (index >= s.slots.size()) s.slots.resize(index + 1);
@@ -761,13 +724,9 @@ JNIEXPORT jlong JNICALL Java_io_calcjit_Native_sessionEvaluateMany(JNIEnv* env, 
       return 0;
     }
     const jsize query_count = env->GetArrayLength(item_counts);
-    if (query_count == 0) {
-      ThrowIllegalArgument(env, "calcjit: no queries (itemCounts is empty)");
-      return 0;
-    }
     std::vector<jint>& counts = s.item_counts_java;
     counts.resize(static_cast<std::size_t>(query_count));
-    env->GetIntArrayRegion(item_counts, 0, query_count, counts.data());
+    if (query_count > 0) env->GetIntArrayRegion(item_counts, 0, query_count, counts.data());
     if (env->ExceptionCheck()) return 0;
     s.item_counts.resize(counts.size());
     for (std::size_t q = 0; q < counts.size(); ++q) {
@@ -788,8 +747,8 @@ JNIEXPORT jfloatArray JNICALL Java_io_calcjit_Native_sessionOutput(JNIEnv* env, 
     if (!GetString(env, name, "name", &output)) return nullptr;
     const float* data = nullptr;
     std::size_t count = 0;
-    if (!Check(env, calcjit_session_output(FromHandle<JniSession>(handle)->session,
-                                           output.c_str(), &data, &count))) {
+    if (!Check(env, calcjit_session_output(FromHandle<JniSession>(handle)->session, output.c_str(),
+                                           &data, &count))) {
       return nullptr;
     }
     if (count > static_cast<std::size_t>(std::numeric_limits<jsize>::max())) {

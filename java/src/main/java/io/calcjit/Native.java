@@ -84,20 +84,19 @@ final class Native {
   static native void sessionClear(long session);
 
   /**
-   * Binds slot `slot` to `name`. With a direct `buffer`: `floatCount` floats at
-   * `byteOffset` bytes past its address (checked against its capacity, in
-   * elements of `elementBytes` bytes). With a null buffer: a float[] that
-   * each evaluate call passes in `arrays[slot]`. `width` is the floats per
-   * item (item scope) or per query (query scope).
+   * Binds slot `slot` to `name` as a buffer whose prefix each evaluation uses
+   * (calcjit_session_bind_*_prefix: the C API checks the lengths). With a
+   * direct `buffer`: `floatCount` floats at `byteOffset` bytes past its address
+   * (checked against its capacity, in elements of `elementBytes` bytes). With
+   * a null buffer: a float[] that each evaluate call passes in `arrays[slot]`.
    */
   static native void sessionBind(long session, int slot, boolean output, String name,
-      Buffer buffer, int elementBytes, long byteOffset, long floatCount, int width,
-      boolean itemScope);
+      Buffer buffer, int elementBytes, long byteOffset, long floatCount);
 
   /** One query of `itemCount` items; returns the version that computed it. */
   static native long sessionEvaluate(long session, int itemCount, Object[] arrays);
 
-  /** Several queries; returns the version that computed them. */
+  /** Several queries (none too); returns the version that computed them. */
   static native long sessionEvaluateMany(long session, int[] itemCounts, Object[] arrays);
 
   /** A copy of an output the caller did not bind. */

@@ -23,7 +23,8 @@ import java.util.Map;
  *       position and limit <em>at bind time</em>; each evaluation uses as many
  *       of them as it needs (item inputs and outputs: one float, or d for a
  *       vector of dimension d, per item; query inputs: one, or d, per query),
- *       and fails if there are fewer. The session keeps the buffer reachable.</li>
+ *       and fails if there are fewer (the C API's rules and message). The
+ *       session keeps the buffer reachable.</li>
  *   <li>a {@code float[]}, for convenience: the array is pinned with
  *       GetPrimitiveArrayCritical during each evaluation (no copy on
  *       HotSpot), so the GC waits for the evaluation to end (microseconds to
@@ -37,7 +38,7 @@ import java.util.Map;
  * <p><b>Many queries.</b> {@link #evaluateMany} evaluates several queries in
  * one call, each on its own (aggregates such as rank see one query's items):
  * item inputs and outputs hold the queries' items concatenated, query inputs
- * one value (or vector) per query.
+ * one value (or vector) per query. Zero queries compute nothing.
  *
  * <p><b>Threads.</b> A session is for one thread at a time: a second thread
  * calling it while it evaluates gets an IllegalStateException (it never
@@ -197,17 +198,7 @@ public final class Session implements AutoCloseable {
 
   private void sendBinding(String name, int slot, boolean output, Buffer buffer, int elementBytes,
       long byteOffset, long floatCount) {
-    int width = 1;
-    boolean itemScope = true;
-    if (!output) {
-      InputInfo info = schema.input(name).orElse(null);
-      if (info != null) {
-        width = info.width();
-        itemScope = info.scope() == Scope.ITEM;
-      }
-    }
-    Native.sessionBind(handle, slot, output, name, buffer, elementBytes, byteOffset, floatCount,
-        width, itemScope);
+    Native.sessionBind(handle, slot, output, name, buffer, elementBytes, byteOffset, floatCount);
   }
 
   private void setArraySlot(int slot, float[] array) {
@@ -224,7 +215,9 @@ public final class Session implements AutoCloseable {
 
   /**
    * Evaluates one query of `itemCount` items; returns the version that
-   * computed the results. Allocates nothing on the Java heap.
+   * computed the results. A query of 0 items is checked like any other (an
+   * input without a default must be bound) and computes nothing. Allocates
+   * nothing on the Java heap.
    */
   public long evaluate(int itemCount) {
     if (itemCount < 0) throw new IllegalArgumentException("negative item count " + itemCount);
@@ -247,13 +240,13 @@ public final class Session implements AutoCloseable {
 
   /**
    * Evaluates several queries of `itemCounts[q]` items each, in one call;
-   * returns the version that computed them (all queries run on one version:
-   * a reload in between makes the call fail with a RUNTIME CalcJitException,
-   * "evaluate again"). Allocates nothing on the Java heap.
+   * returns the version that computed them (every query runs on the version
+   * serving when the call starts; a reload during the call cannot split it).
+   * An empty `itemCounts` is zero queries: nothing is computed, no input needs
+   * a value, every output has 0 items. Allocates nothing on the Java heap.
    */
   public long evaluateMany(int[] itemCounts) {
     if (itemCounts == null) throw new IllegalArgumentException("itemCounts is null");
-    if (itemCounts.length == 0) throw new IllegalArgumentException("itemCounts is empty");
     long items = 0;
     for (int count : itemCounts) {
       if (count < 0) throw new IllegalArgumentException("negative item count " + count);
