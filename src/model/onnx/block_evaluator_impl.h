@@ -97,7 +97,13 @@ template <int kJ, class Rows>
 #pragma GCC unroll 8
       for (int t = 0; t < kStripesPerPass; ++t) {
         const std::size_t k = k0 + static_cast<std::size_t>(pass * kStripesPerPass + t);
-        const Vec x = Load(rows.Row(k));
+        Vec x = Load(rows.Row(k));
+        // x in a register, read by the tile's kJ multiplies (GCC would fold
+        // the load into each of them); each weight then is the multiply's
+        // broadcast memory operand: one vector load per kJ multiply-adds.
+#if defined(__x86_64__)
+        __asm__("" : "+x"(x));
+#endif
         const float* wk = w + k * kJ;
 #pragma GCC unroll 3
         for (int j = 0; j < kJ; ++j) acc[t][j] = acc[t][j] + x * wk[j];

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "calcjit/cpu.h"
@@ -155,6 +156,26 @@ TEST_P(NetParityTest, AnOutputLeftOutIsNotWritten) {
              isa);
     ExpectBits(outputs, 0, std::string(IsaName(isa)) + " without output 0");
   }
+}
+
+// A prepared net is immutable: threads share it, each with its own scratch.
+TEST_P(NetParityTest, ThreadsShareOnePreparedNet) {
+  const std::size_t n = cases_.items();
+  Columns columns(cases_, 0, n, 0);
+  std::vector<Outputs> outputs;
+  for (int t = 0; t < 4; ++t) outputs.emplace_back(cases_.outputs, n, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<unsigned char> scratch(EvaluateScratchBytes(model_->prepared, n));
+      for (int round = 0; round < 50; ++round) {
+        Evaluate(model_->prepared, columns.pointers.data(), n, outputs[t].pointers.data(),
+                 scratch.data());
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < 4; ++t) ExpectBits(outputs[t], 0, "thread " + std::to_string(t));
 }
 
 std::vector<std::string> AllCases() {
