@@ -119,13 +119,10 @@ void BM_Reference(benchmark::State& state) {
 void BM_Block(benchmark::State& state, Isa isa) {
   const Query& query = TheQuery();
   Outputs outputs(query);
-  std::vector<unsigned char> scratch(model::EvaluateScratchBytes(query.model->prepared, query.n) +
-                                     64);
-  // 64-byte aligned scratch, as a caller that cares would give it.
-  void* aligned =
-      scratch.data() + (64 - reinterpret_cast<std::uintptr_t>(scratch.data()) % 64) % 64;
+  std::vector<unsigned char> scratch(model::EvaluateScratchBytes(query.model->prepared, query.n));
+  void* scratch_data = scratch.data();
   model::Evaluate(query.model->prepared, query.inputs.data(), query.n, outputs.pointers.data(),
-                  aligned, isa);
+                  scratch_data, isa);
   const Outputs& reference = ReferenceOutputs();
   for (std::size_t j = 0; j < outputs.columns.size(); ++j) {
     if (std::memcmp(outputs.columns[j].data(), reference.columns[j].data(),
@@ -135,7 +132,7 @@ void BM_Block(benchmark::State& state, Isa isa) {
   }
   for (auto _ : state) {
     model::Evaluate(query.model->prepared, query.inputs.data(), query.n, outputs.pointers.data(),
-                    aligned, isa);
+                    scratch_data, isa);
     benchmark::ClobberMemory();
   }
   SetCounters(state, query);

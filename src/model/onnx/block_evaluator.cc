@@ -21,7 +21,7 @@ EvaluateNetFn NetEvaluatorFor(Isa isa) {
 }
 
 std::size_t EvaluateScratchBytes(const PreparedNet& net, std::size_t) {
-  return net.scratch_layout().total_bytes;
+  return net.scratch_layout().total_bytes + 63;  // room to align the start to 64 bytes
 }
 
 void Evaluate(const PreparedNet& net, const float* const* feature_columns, std::size_t n,

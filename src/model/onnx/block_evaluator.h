@@ -28,8 +28,8 @@
 namespace calcjit::model {
 
 // Scratch bytes Evaluate needs: the same for every n and every tier (so n is
-// only there to match the tree models' signature). Any alignment works; 64
-// bytes is fastest.
+// only there to match the tree models' signature). Any alignment works (the
+// size includes room to align the start to 64 bytes).
 std::size_t EvaluateScratchBytes(const PreparedNet& net, std::size_t n = 0);
 
 // feature_columns[k][i] is model feature k of item i (k < num_features);

@@ -218,7 +218,10 @@ void Evaluate(const PreparedNet& net, const float* const* feature_columns, std::
               float* const* output_columns, void* scratch) {
   if (n == 0) return;
   const NetScratchLayout& layout = net.scratch_layout();
-  auto* base = static_cast<unsigned char*>(scratch);
+  // The layout's offsets are from a 64-byte boundary; the caller's scratch
+  // has any alignment and 63 bytes more (EvaluateScratchBytes).
+  const auto address = reinterpret_cast<std::uintptr_t>(scratch);
+  auto* base = static_cast<unsigned char*>(scratch) + (64 - address % 64) % 64;
   float* const buffers[2] = {reinterpret_cast<float*>(base + layout.buffer_a_offset),
                              reinterpret_cast<float*>(base + layout.buffer_b_offset)};
   float* const tail = reinterpret_cast<float*>(base + layout.tail_offset);

@@ -51,8 +51,8 @@ struct PreparedNetStep {
   float alpha = 0.0f;
 };
 
-// Where the evaluator keeps a block's values, in bytes from the start of the
-// caller's scratch, laid out for the widest tier (16 lanes) so one size
+// Where the evaluator keeps a block's values, in bytes from the first 64-byte
+// boundary of the caller's scratch, laid out for the widest tier (16 lanes) so one size
 // serves every tier: two rows-buffers the linear steps alternate between, the
 // copy of a last, partial block's inputs, and the input row pointers.
 struct NetScratchLayout {
