@@ -32,8 +32,13 @@ constexpr std::int64_t kMaxOpset = 17;
 constexpr std::int64_t kMinIrVersion = 3;
 constexpr std::int64_t kMaxIrVersion = 10;
 
+// A name from the file in quotes; a very long one (a hostile file's) is cut
+// so that a message stays readable.
 std::string Quote(std::string_view text) {
-  return "'" + std::string(text) + "'";
+  constexpr std::size_t kShown = 200;
+  if (text.size() <= kShown) return "'" + std::string(text) + "'";
+  return "'" + std::string(text.substr(0, kShown)) + "...' (" + std::to_string(text.size()) +
+         " characters)";
 }
 
 std::string Thousands(std::uint64_t value) {

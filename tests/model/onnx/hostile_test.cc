@@ -211,6 +211,17 @@ TEST(HostileBytesTest, GarbageIsRefused) {
   ExpectRefused("\x0c", "group.onnx", "group.onnx: byte 0", "an end-group tag outside any group");
 }
 
+TEST(HostileBytesTest, AHugeNameIsCutInMessages) {
+  onnx::ModelProto model;
+  ASSERT_TRUE(model.ParseFromString(ReadFileBytes(DataDir() + "/opset13.onnx")));
+  model.mutable_graph()->mutable_node(0)->set_op_type("Conv");
+  model.mutable_graph()->mutable_node(0)->set_name(std::string(1'000'000, 'n'));
+  Result<OnnxNet> net = ReadOnnx(model.SerializeAsString(), "long.onnx");
+  ASSERT_FALSE(net.ok());
+  EXPECT_NE(net.status().location().find("nnn...' (1000000 characters))"), std::string::npos);
+  EXPECT_LT(net.status().ToString().size(), 600u);
+}
+
 TEST(HostileBytesTest, AValidMessageThatIsNoNet) {
   // ir_version only: protobuf parses it; the checks refuse it.
   ExpectRefused(Varint(onnx::ModelProto::kIrVersionFieldNumber << 3) + Varint(7), "bare.onnx",
