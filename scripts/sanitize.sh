@@ -2,7 +2,8 @@
 # The runtime's tests under sanitizers, in a build directory of their own:
 #   scripts/sanitize.sh asan   AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)
 #   scripts/sanitize.sh tsan   ThreadSanitizer (build-tsan/)
-# Runs the engine, serving (the reload stress test), JIT and C API tests.
+# Runs the engine, many-query and binding, pipeline, serving (the reload
+# stress test), shadow, JIT and C API tests.
 # LLVM itself (Debian's libLLVM-16.so) and the code it generates are not
 # instrumented; ThreadSanitizer sees the library's own threads and atomics.
 set -euo pipefail
@@ -17,11 +18,11 @@ esac
 dir=build-$kind
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCALCJIT_SANITIZE="$sanitizers" -DCALCJIT_BUILD_BENCHMARKS=OFF -DCALCJIT_BUILD_TOOLS=OFF >/dev/null
-tests=(engine_test serving_test jit_test)
+tests=(engine_test queries_test pipeline_test serving_test shadow_test jit_test)
 if [ -f tests/capi/CMakeLists.txt ]; then tests+=(capi_test); fi
 cmake --build "$dir" -j"$(nproc)" --target "${tests[@]}"
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" \
-  -R '^(Backends/EngineTest|Serving|JitTest|capi)'
+  -R '^(Backends/EngineTest|.*EmptyCalls|.*ManyQueries|.*BindingRules|SessionQueries|PipelineTest|Serving|ShadowTest|JitTest|capi)'
