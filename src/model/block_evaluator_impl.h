@@ -29,8 +29,12 @@ constexpr std::uint32_t kNanHighKey = 0xFFFFFFFFu;
 constexpr std::uint32_t kZeroThresholdBits = std::bit_cast<std::uint32_t>(1e-35f);
 constexpr std::uint32_t kPositiveZeroKey = 0x80000000u;
 
-inline std::uint32_t Bits(float x) { return std::bit_cast<std::uint32_t>(x); }
-inline bool IsNanBits(std::uint32_t bits) { return (bits & 0x7FFFFFFFu) > 0x7F800000u; }
+inline std::uint32_t Bits(float x) {
+  return std::bit_cast<std::uint32_t>(x);
+}
+inline bool IsNanBits(std::uint32_t bits) {
+  return (bits & 0x7FFFFFFFu) > 0x7F800000u;
+}
 // LightGBM's predictor: |x| <= 1e-35f counts as +0 (NaN is not zeroed).
 inline std::uint32_t ZeroedKey(std::uint32_t bits) {
   return (bits & 0x7FFFFFFFu) <= kZeroThresholdBits ? kPositiveZeroKey : OrderKey(bits);

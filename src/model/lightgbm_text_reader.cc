@@ -127,8 +127,12 @@ class LightgbmReader {
   std::vector<std::uint8_t> reached_;
 };
 
-std::optional<std::int64_t> ParseInt(std::string_view token) { return ParseInt64(token); }
-std::optional<double> ParseDouble(std::string_view token) { return ParseFloat64(token); }
+std::optional<std::int64_t> ParseInt(std::string_view token) {
+  return ParseInt64(token);
+}
+std::optional<double> ParseDouble(std::string_view token) {
+  return ParseFloat64(token);
+}
 std::optional<std::uint32_t> ParseWord(std::string_view token) {
   std::optional<std::int64_t> v = ParseInt64(token);
   if (!v || *v < 0 || *v > static_cast<std::int64_t>(UINT32_MAX)) return std::nullopt;
@@ -152,7 +156,8 @@ Status LightgbmReader::ReadTree(const TreeLines& t, std::uint64_t tree_index) {
   }
   // A tree of L leaves has 2L - 1 nodes.
   if (static_cast<std::uint64_t>(*num_leaves) > (kMaxNodes - nodes_read_ + 1) / 2) {
-    return Error(line->number, "more than " + std::to_string(kMaxNodes) + " tree nodes in the model");
+    return Error(line->number,
+                 "more than " + std::to_string(kMaxNodes) + " tree nodes in the model");
   }
   const std::uint32_t leaves = static_cast<std::uint32_t>(*num_leaves);
   const std::uint32_t splits = leaves - 1;
@@ -197,9 +202,8 @@ Status LightgbmReader::ReadTree(const TreeLines& t, std::uint64_t tree_index) {
         ParseArray(*right_line, "right_child", value_of(right_line), splits, ParseInt, &rights));
     decision_line = Field(t, "decision_type");
     if (decision_line != nullptr) {
-      CALCJIT_RETURN_IF_ERROR(ParseArray(*decision_line, "decision_type",
-                                         value_of(decision_line), splits, ParseInt,
-                                         &decision_types));
+      CALCJIT_RETURN_IF_ERROR(ParseArray(*decision_line, "decision_type", value_of(decision_line),
+                                         splits, ParseInt, &decision_types));
     } else {
       decision_types.assign(splits, 0);  // LightGBM's default: numerical, missing none
     }
@@ -215,8 +219,8 @@ Status LightgbmReader::ReadTree(const TreeLines& t, std::uint64_t tree_index) {
     if (boundaries[0] != 0) return Error(line->number, "cat_boundaries[0] must be 0");
     for (std::size_t i = 1; i < boundaries.size(); ++i) {
       if (boundaries[i] < boundaries[i - 1]) {
-        return Error(line->number, "cat_boundaries must not decrease (entry " +
-                                       std::to_string(i) + ")");
+        return Error(line->number,
+                     "cat_boundaries must not decrease (entry " + std::to_string(i) + ")");
       }
     }
     if (boundaries.back() > kMaxNodes) {
@@ -224,8 +228,8 @@ Status LightgbmReader::ReadTree(const TreeLines& t, std::uint64_t tree_index) {
     }
     CALCJIT_RETURN_IF_ERROR(required("cat_threshold", &threshold_words_line));
     CALCJIT_RETURN_IF_ERROR(ParseArray(*threshold_words_line, "cat_threshold",
-                                       value_of(threshold_words_line), boundaries.back(),
-                                       ParseWord, &words));
+                                       value_of(threshold_words_line), boundaries.back(), ParseWord,
+                                       &words));
   }
 
   const std::uint64_t first = ensemble_.nodes.size();
@@ -246,10 +250,10 @@ Status LightgbmReader::ReadTree(const TreeLines& t, std::uint64_t tree_index) {
   for (std::uint32_t i = 0; i < splits; ++i) {
     TreeNode& node = nodes[i];
     if (features[i] < 0 || features[i] >= num_features_) {
-      return Error(feature_line->number,
-                   tree_name + " " + at("split_feature", i) + ": feature " +
-                       std::to_string(features[i]) + " out of range (the model has " +
-                       std::to_string(num_features_) + ")");
+      return Error(feature_line->number, tree_name + " " + at("split_feature", i) + ": feature " +
+                                             std::to_string(features[i]) +
+                                             " out of range (the model has " +
+                                             std::to_string(num_features_) + ")");
     }
     node.feature = static_cast<std::uint32_t>(features[i]);
     const std::int64_t type = decision_types[i];
@@ -313,11 +317,11 @@ Status LightgbmReader::ReadTree(const TreeLines& t, std::uint64_t tree_index) {
   }
   for (std::uint32_t i = 0; i < splits + leaves; ++i) {
     if (!reached_[i]) {
-      return Error(left_line != nullptr ? left_line->number : t.header_line,
-                   tree_name + ": " +
-                       (i < splits ? "split " + std::to_string(i)
-                                   : "leaf " + std::to_string(i - splits)) +
-                       " is not reached from the root");
+      return Error(
+          left_line != nullptr ? left_line->number : t.header_line,
+          tree_name + ": " +
+              (i < splits ? "split " + std::to_string(i) : "leaf " + std::to_string(i - splits)) +
+              " is not reached from the root");
     }
   }
   Tree tree;
@@ -360,8 +364,8 @@ Result<TreeEnsemble> LightgbmReader::Read() {
   if (version == nullptr) return Error(lines_.count(), "the header has no version=");
   const std::string_view version_text = SplitKeyValue(version->text).value;
   if (version_text != "v3" && version_text != "v4") {
-    return Error(version->number, "version '" + std::string(version_text) +
-                                      "' is not supported (v3 and v4 are)");
+    return Error(version->number,
+                 "version '" + std::string(version_text) + "' is not supported (v3 and v4 are)");
   }
   const Line* max_feature = header_value("max_feature_idx");
   if (max_feature == nullptr) return Error(lines_.count(), "the header has no max_feature_idx=");
@@ -383,8 +387,9 @@ Result<TreeEnsemble> LightgbmReader::Read() {
   if (per_iteration_line != nullptr) {
     std::optional<std::int64_t> parsed = ParseInt64(SplitKeyValue(per_iteration_line->text).value);
     if (!parsed || *parsed < 1 || *parsed > kMaxOutputs) {
-      return Error(per_iteration_line->number, "num_tree_per_iteration must be an integer from 1 to " +
-                                                   std::to_string(kMaxOutputs));
+      return Error(
+          per_iteration_line->number,
+          "num_tree_per_iteration must be an integer from 1 to " + std::to_string(kMaxOutputs));
     }
     per_iteration = *parsed;
   }
@@ -423,9 +428,9 @@ Result<TreeEnsemble> LightgbmReader::Read() {
       if (line.text.empty()) break;
       if (line.text.substr(0, 5) == "Tree=" || line.text == "end of trees") break;
       KeyValue kv = SplitKeyValue(line.text);
-      if (!kv.has_equals) return Error(line.number, "expected key=value in " +
-                                                        std::string("Tree=") +
-                                                        std::to_string(index));
+      if (!kv.has_equals)
+        return Error(line.number,
+                     "expected key=value in " + std::string("Tree=") + std::to_string(index));
       if (!tree.fields.emplace(std::string(kv.key), line).second) {
         return Error(line.number, "duplicate " + std::string(kv.key));
       }
@@ -439,8 +444,8 @@ Result<TreeEnsemble> LightgbmReader::Read() {
     } else if (line.text == "end of trees") {
       ended = true;
     } else if (!line.text.empty()) {
-      return Error(line.number, "expected 'Tree=" + std::to_string(index + 1) +
-                                    "' or 'end of trees'");
+      return Error(line.number,
+                   "expected 'Tree=" + std::to_string(index + 1) + "' or 'end of trees'");
     }
   }
   if (!ended) return Error(lines_.count(), "the file ends before 'end of trees' (truncated?)");

@@ -45,8 +45,12 @@ std::optional<T> ParseFloat(std::string_view text) {
 
 }  // namespace
 
-std::optional<float> ParseFloat32(std::string_view text) { return ParseFloat<float>(text); }
-std::optional<double> ParseFloat64(std::string_view text) { return ParseFloat<double>(text); }
+std::optional<float> ParseFloat32(std::string_view text) {
+  return ParseFloat<float>(text);
+}
+std::optional<double> ParseFloat64(std::string_view text) {
+  return ParseFloat<double>(text);
+}
 
 std::optional<std::int64_t> ParseInt64(std::string_view text) {
   std::int64_t value = 0;

@@ -19,7 +19,9 @@ constexpr std::size_t kChunkBytes = 384 * 1024;
 constexpr std::size_t kPassBytes = 1024 * 1024;
 constexpr std::uint32_t kMaxFastTreeNodes = 65535;
 
-std::uint32_t FloatKey(float x) { return OrderKey(std::bit_cast<std::uint32_t>(x)); }
+std::uint32_t FloatKey(float x) {
+  return OrderKey(std::bit_cast<std::uint32_t>(x));
+}
 
 // The largest float32 at or below t (t is not NaN).
 float RoundDownToFloat(double t) {
@@ -214,9 +216,8 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
     // Items per pass: the keys of every slot and (LightGBM) the float64 sums
     // of every output for that many items should take about kPassBytes.
     const std::size_t per_block =
-        PreparedModel::kBlockItems *
-        (prepared.slots_.size() * sizeof(std::uint32_t) +
-         (lightgbm ? model.info.num_outputs * sizeof(double) : 0));
+        PreparedModel::kBlockItems * (prepared.slots_.size() * sizeof(std::uint32_t) +
+                                      (lightgbm ? model.info.num_outputs * sizeof(double) : 0));
     const std::size_t blocks = std::clamp<std::size_t>(kPassBytes / per_block, 1, 16);
     prepared.items_per_pass_ = blocks * PreparedModel::kBlockItems;
     auto round_up = [](std::size_t size) { return (size + 63) / 64 * 64; };

@@ -48,13 +48,13 @@ static_assert(sizeof(FastNode) == 8);
 
 // How a slot's keys are made from its feature's column.
 enum class SlotKind : std::uint8_t {
-  kNanLow,             // XGBoost numerical: NaN -> 0
-  kNanHigh,            // XGBoost numerical: key - 1, NaN -> 0xFFFFFFFF
-  kZeroedNanLow,       // LightGBM: |x| <= 1e-35f as +0, then as kNanLow
-  kZeroedNanHigh,      // LightGBM: |x| <= 1e-35f as +0, then as kNanHigh
-  kZeroMissingLow,     // LightGBM: NaN and (zeroed) 0 -> 0, others key
-  kZeroMissingHigh,    // LightGBM: NaN and (zeroed) 0 -> 0xFFFFFFFF, others key - 1
-  kXgboostCategorical, // 0 if XGBoost's categorical predicate goes left, else 1
+  kNanLow,              // XGBoost numerical: NaN -> 0
+  kNanHigh,             // XGBoost numerical: key - 1, NaN -> 0xFFFFFFFF
+  kZeroedNanLow,        // LightGBM: |x| <= 1e-35f as +0, then as kNanLow
+  kZeroedNanHigh,       // LightGBM: |x| <= 1e-35f as +0, then as kNanHigh
+  kZeroMissingLow,      // LightGBM: NaN and (zeroed) 0 -> 0, others key
+  kZeroMissingHigh,     // LightGBM: NaN and (zeroed) 0 -> 0xFFFFFFFF, others key - 1
+  kXgboostCategorical,  // 0 if XGBoost's categorical predicate goes left, else 1
   kLightgbmCategorical,
 };
 
@@ -99,7 +99,7 @@ class PreparedModel {
   bool is_lightgbm() const { return ensemble_->info.format == ModelFormat::kLightgbmText; }
 
   const std::vector<FastNode>& nodes() const { return nodes_; }
-  const std::vector<float>& float_leaves() const { return float_leaves_; }    // XGBoost
+  const std::vector<float>& float_leaves() const { return float_leaves_; }     // XGBoost
   const std::vector<double>& double_leaves() const { return double_leaves_; }  // LightGBM
   const std::vector<Slot>& slots() const { return slots_; }
   const std::vector<FastTree>& trees() const { return trees_; }

@@ -56,8 +56,8 @@ std::uint32_t ReferenceLeaf(const TreeEnsemble& model, const Tree& tree, const f
     const TreeNode& node = model.node(tree, index);
     if (node.kind == NodeKind::kLeaf) return index;
     const float x = row[node.feature];
-    const bool left = xgboost ? XgboostGoesLeft(model, node, x)
-                              : LightgbmGoesLeft(model, node, LightgbmInput(x));
+    const bool left =
+        xgboost ? XgboostGoesLeft(model, node, x) : LightgbmGoesLeft(model, node, LightgbmInput(x));
     index = left ? node.left : node.right;
   }
 }
@@ -68,7 +68,8 @@ void EvaluateReferenceRow(const TreeEnsemble& model, const float* row, float* ou
     // From the base margin, each tree's leaf added in float32, in order.
     for (std::uint32_t k = 0; k < outputs; ++k) out[k] = model.base_margin[k];
     for (const Tree& tree : model.trees) {
-      out[tree.output] += static_cast<float>(model.node(tree, ReferenceLeaf(model, tree, row)).value);
+      out[tree.output] +=
+          static_cast<float>(model.node(tree, ReferenceLeaf(model, tree, row)).value);
     }
     return;
   }

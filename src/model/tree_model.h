@@ -58,7 +58,7 @@ struct TreeNode {
   // A split's threshold or a leaf's value. XGBoost: the file's number rounded
   // to float32 (held exactly); LightGBM: rounded to float64.
   double value = 0;
-  std::uint32_t left = 0;   // child node indices within the tree (splits only)
+  std::uint32_t left = 0;  // child node indices within the tree (splits only)
   std::uint32_t right = 0;
   std::uint32_t feature = 0;       // model feature of a split
   std::uint32_t category_set = 0;  // kCategorical: index into TreeEnsemble::category_sets
