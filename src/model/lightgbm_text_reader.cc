@@ -424,7 +424,9 @@ Result<TreeEnsemble> LightgbmReader::Read() {
     TreeLines tree;
     tree.header_line = line.number;
     have_tree_line = false;
+    bool at_end = true;
     while (lines_.Next(&line)) {
+      at_end = false;
       if (line.text.empty()) break;
       if (line.text.substr(0, 5) == "Tree=" || line.text == "end of trees") break;
       KeyValue kv = SplitKeyValue(line.text);
@@ -434,10 +436,16 @@ Result<TreeEnsemble> LightgbmReader::Read() {
       if (!tree.fields.emplace(std::string(kv.key), line).second) {
         return Error(line.number, "duplicate " + std::string(kv.key));
       }
+      at_end = true;  // unless another line follows
     }
     CALCJIT_RETURN_IF_ERROR(ReadTree(tree, index));
+    if (at_end) break;  // the file ends inside the tree: truncated
     // Blank lines, then the next tree or the end.
-    while (line.text.empty() && lines_.Next(&line)) {
+    while (line.text.empty()) {
+      if (!lines_.Next(&line)) {
+        line.text = {};
+        break;
+      }
     }
     if (line.text.substr(0, 5) == "Tree=") {
       have_tree_line = true;
