@@ -138,15 +138,9 @@ inline void WalkLanes(const FastNode* nodes, std::uint32_t depth, const unsigned
   for (std::size_t l = 0; l < kLanes; ++l) leaf[l] = index[l];
 }
 
-// One row of features for the reference walk of a large tree.
-void GatherRow(const TreeEnsemble& model, const float* const* columns, std::size_t item,
-               float* row) {
-  for (std::uint32_t j = 0; j < model.info.num_features; ++j) row[j] = columns[j][item];
-}
-
 template <typename Sum>
 void RunPass(const PreparedModel& prepared, const float* const* columns, std::size_t first,
-             std::size_t count, Sum* const* sums, const unsigned char* keys, float* row) {
+             std::size_t count, Sum* const* sums, const unsigned char* keys) {
   const TreeEnsemble& model = prepared.ensemble();
   const std::size_t slot_bytes = kBlock * sizeof(std::uint32_t);
   const std::size_t block_bytes = prepared.slots().size() * slot_bytes;
@@ -164,9 +158,8 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
         if (tree.reference_tree >= 0) {
           const Tree& big = model.trees[static_cast<std::size_t>(tree.reference_tree)];
           for (std::size_t i = 0; i < in_block; ++i) {
-            GatherRow(model, columns, first + block_first + i, row);
-            const double value = model.node(big, ReferenceLeaf(model, big, row)).value;
-            out[i] += static_cast<Sum>(value);
+            const std::uint32_t leaf = ReferenceLeaf(model, big, columns, first + block_first + i);
+            out[i] += static_cast<Sum>(model.node(big, leaf).value);
           }
           continue;
         }
@@ -200,7 +193,6 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
   const ScratchLayout& layout = prepared.scratch_layout();
   auto* keys = static_cast<unsigned char*>(scratch);
   double* double_sums = reinterpret_cast<double*>(keys + layout.sums_offset);
-  float* row = reinterpret_cast<float*>(keys + layout.row_offset);
   void* pointer_area = keys + layout.pointers_offset;
 
   for (std::size_t first = 0; first < n; first += pass_items) {
@@ -222,7 +214,7 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
         sums[k] = double_sums + std::size_t{k} * pass_items;
         for (std::size_t i = 0; i < count; ++i) sums[k][i] = 0.0;
       }
-      RunPass<double>(prepared, columns, first, count, sums, keys, row);
+      RunPass<double>(prepared, columns, first, count, sums, keys);
       const double divisor = static_cast<double>(model.average_divisor);
       for (std::uint32_t k = 0; k < num_outputs; ++k) {
         for (std::size_t i = 0; i < count; ++i) {
@@ -238,7 +230,7 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
         const float base = model.base_margin[k];
         for (std::size_t i = 0; i < count; ++i) sums[k][i] = base;
       }
-      RunPass<float>(prepared, columns, first, count, sums, keys, row);
+      RunPass<float>(prepared, columns, first, count, sums, keys);
     }
   }
 }

@@ -223,10 +223,9 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
     auto round_up = [](std::size_t size) { return (size + 63) / 64 * 64; };
     ScratchLayout& layout = prepared.scratch_layout_;
     layout.sums_offset = prepared.items_per_pass_ * prepared.slots_.size() * sizeof(std::uint32_t);
-    layout.row_offset =
+    layout.pointers_offset = round_up(
         layout.sums_offset +
-        (lightgbm ? prepared.items_per_pass_ * model.info.num_outputs * sizeof(double) : 0);
-    layout.pointers_offset = round_up(layout.row_offset + model.info.num_features * sizeof(float));
+        (lightgbm ? prepared.items_per_pass_ * model.info.num_outputs * sizeof(double) : 0));
     layout.total_bytes = round_up(layout.pointers_offset + model.info.num_outputs * sizeof(void*));
   } catch (const std::bad_alloc&) {
     return RuntimeError("out of memory preparing the model");

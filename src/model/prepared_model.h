@@ -76,11 +76,9 @@ struct FastTree {
 
 // Where Evaluate keeps what it computes, in bytes from the (64-byte aligned)
 // start of the caller's scratch: a pass's slot keys (block by block, slot by
-// slot), LightGBM's float64 sums (output by output), one row of features for
-// the reference walk of large trees, and a pointer per output.
+// slot), LightGBM's float64 sums (output by output), and a pointer per output.
 struct ScratchLayout {
   std::size_t sums_offset = 0;
-  std::size_t row_offset = 0;
   std::size_t pointers_offset = 0;
   std::size_t total_bytes = 0;
 };

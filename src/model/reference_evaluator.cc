@@ -47,19 +47,30 @@ double LightgbmInput(float x) {
   return std::fabs(v) <= kLightgbmZeroThreshold ? 0.0 : v;  // NaN stays NaN
 }
 
-}  // namespace
-
-std::uint32_t ReferenceLeaf(const TreeEnsemble& model, const Tree& tree, const float* row) {
+// `input(j)` is the item's model feature j.
+template <typename Input>
+std::uint32_t Walk(const TreeEnsemble& model, const Tree& tree, Input input) {
   std::uint32_t index = 0;
   const bool xgboost = model.info.format == ModelFormat::kXgboostJson;
   for (;;) {
     const TreeNode& node = model.node(tree, index);
     if (node.kind == NodeKind::kLeaf) return index;
-    const float x = row[node.feature];
+    const float x = input(node.feature);
     const bool left =
         xgboost ? XgboostGoesLeft(model, node, x) : LightgbmGoesLeft(model, node, LightgbmInput(x));
     index = left ? node.left : node.right;
   }
+}
+
+}  // namespace
+
+std::uint32_t ReferenceLeaf(const TreeEnsemble& model, const Tree& tree, const float* row) {
+  return Walk(model, tree, [row](std::uint32_t j) { return row[j]; });
+}
+
+std::uint32_t ReferenceLeaf(const TreeEnsemble& model, const Tree& tree,
+                            const float* const* columns, std::size_t item) {
+  return Walk(model, tree, [columns, item](std::uint32_t j) { return columns[j][item]; });
 }
 
 void EvaluateReferenceRow(const TreeEnsemble& model, const float* row, float* out) {

@@ -17,6 +17,9 @@ inline constexpr double kLightgbmZeroThreshold = static_cast<double>(1e-35f);
 
 // The leaf one item reaches in `tree`: row[j] is model feature j.
 std::uint32_t ReferenceLeaf(const TreeEnsemble& model, const Tree& tree, const float* row);
+// The same for item `item` of feature columns (columns[j][item]).
+std::uint32_t ReferenceLeaf(const TreeEnsemble& model, const Tree& tree,
+                            const float* const* columns, std::size_t item);
 
 // Every output of one item: out[k] for k < model.info.num_outputs. Margins
 // (XGBoost) or raw scores (LightGBM), not probabilities.
