@@ -37,18 +37,20 @@ Status CheckTreeShape(const TreeNode* nodes, std::uint32_t num_nodes, const Tree
     const char* fields[2] = {names.left_field, names.right_field};
     for (int side = 0; side < 2; ++side) {
       const std::uint32_t child = children[side];
-      const std::string where = names.location + (names.location.empty() ? "" : ".") +
-                                fields[side] + "[" + std::to_string(index) + "]";
+      auto where = [&] {
+        return names.location + (names.location.empty() ? "" : ".") + fields[side] + "[" +
+               std::to_string(index) + "]";
+      };
       if (child >= num_nodes) {
         return UserError("child " + std::to_string(child) + " of " + NodeName(index, names) +
                              " is not a node of the tree (it has " + std::to_string(num_nodes) +
                              ")",
-                         where);
+                         where());
       }
       if ((*reached)[child]) {
         return UserError(NodeName(child, names) +
                              " is reached twice from the root (a cycle or a shared subtree)",
-                         where);
+                         where());
       }
       (*reached)[child] = 1;
       stack.emplace_back(child, level + 1);

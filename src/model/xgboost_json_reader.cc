@@ -98,7 +98,7 @@ class JsonCharIterator {
  private:
   // Outside strings, NaN or Infinity at the position becomes its stand-in.
   void StartToken() {
-    if (in_string_ || position_ == end_) return;
+    if (in_string_ || position_ == end_ || (*position_ != 'N' && *position_ != 'I')) return;
     const std::string_view rest(position_, static_cast<std::size_t>(end_ - position_));
     if (rest.substr(0, 3) == "NaN") {
       substitute_ = kNanToken;
@@ -679,16 +679,17 @@ bool XgboostReader::FinishTree() {
   std::uint32_t max_feature = 0, max_feature_node = 0;
   bool any_categorical = false;
   for (std::int64_t i = 0; i < n; ++i) {
-    const std::string node_at = "[" + std::to_string(i) + "]";
+    // Only an error builds the node's path.
+    auto node_at = [i] { return "[" + std::to_string(i) + "]"; };
     TreeNode& node = nodes[i];
     const float condition = tree_.conditions[i];
     if (lefts[i] == -1) {
       if (rights[i] != -1) {
         return Fail("a leaf (left child -1) with right child " + std::to_string(rights[i]),
-                    field_path(TreeField::kRight) + node_at);
+                    field_path(TreeField::kRight) + node_at());
       }
       if (std::isnan(condition)) {
-        return Fail("leaf value is NaN", field_path(TreeField::kSplitConditions) + node_at);
+        return Fail("leaf value is NaN", field_path(TreeField::kSplitConditions) + node_at());
       }
       node.kind = NodeKind::kLeaf;
       node.value = condition;
@@ -698,13 +699,13 @@ bool XgboostReader::FinishTree() {
       const bool left_bad = lefts[i] < 0;
       return Fail(
           "child " + std::to_string(left_bad ? lefts[i] : rights[i]) + " is not a node of the tree",
-          field_path(left_bad ? TreeField::kLeft : TreeField::kRight) + node_at);
+          field_path(left_bad ? TreeField::kLeft : TreeField::kRight) + node_at());
     }
     node.left = static_cast<std::uint32_t>(lefts[i]);
     node.right = static_cast<std::uint32_t>(rights[i]);
     if (indices[i] < 0 || indices[i] >= static_cast<std::int64_t>(kMaxFeatures)) {
       return Fail("split feature " + std::to_string(indices[i]) + " out of range",
-                  field_path(TreeField::kSplitIndices) + node_at);
+                  field_path(TreeField::kSplitIndices) + node_at());
     }
     node.feature = static_cast<std::uint32_t>(indices[i]);
     if (node.feature >= max_feature) {
@@ -712,14 +713,14 @@ bool XgboostReader::FinishTree() {
       max_feature_node = static_cast<std::uint32_t>(i);
     }
     if (defaults[i] != 0 && defaults[i] != 1) {
-      return Fail("expected 0 or 1", field_path(TreeField::kDefaultLeft) + node_at);
+      return Fail("expected 0 or 1", field_path(TreeField::kDefaultLeft) + node_at());
     }
     node.default_left = defaults[i] == 1;
     node.missing = MissingType::kNan;
     const std::int32_t type = has_types ? types[i] : 0;
     if (type == 0) {
       if (std::isnan(condition)) {
-        return Fail("split threshold is NaN", field_path(TreeField::kSplitConditions) + node_at);
+        return Fail("split threshold is NaN", field_path(TreeField::kSplitConditions) + node_at());
       }
       node.kind = NodeKind::kNumerical;
       node.value = condition;
@@ -728,7 +729,7 @@ bool XgboostReader::FinishTree() {
       any_categorical = true;
     } else {
       return Fail("split type " + std::to_string(type) + " (0 numerical, 1 categorical)",
-                  field_path(TreeField::kSplitType) + node_at);
+                  field_path(TreeField::kSplitType) + node_at());
     }
   }
 

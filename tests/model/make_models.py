@@ -251,9 +251,9 @@ def fresh(directory, seed):
 def bench(directory):
     """The benchmark models: 100 trees of depth 6, 500 of depth 8, 1,000 of 64 leaves."""
     rng = np.random.default_rng(7)
-    n, num_features = 20000, 32
+    n, num_features = 8000, 32
     x = numeric_data(rng, n, num_features, nan_rate=0.02)
-    y = target(x, rng) + x[:, 4:].sum(axis=1) * 0.05
+    y = target(x, rng) + np.nansum(x[:, 4:], axis=1) * 0.05
     matrix = xgb.DMatrix(x, y, missing=np.nan)
     specs = [
         ("bench_100x6", 100, {"max_depth": 6}),
@@ -269,8 +269,8 @@ def bench(directory):
                   "nthread": os.cpu_count() or 1, "seed": 1, "subsample": 0.5}
         params.update(extra)
         rows = matrix if rounds < 1000 else xgb.DMatrix(x[:5000], y[:5000], missing=np.nan)
-        xgb.train(params, rows, rounds).save_model(path + ".tmp")
-        os.replace(path + ".tmp", path)
+        xgb.train(params, rows, rounds).save_model(path + ".part.json")  # the name picks JSON
+        os.replace(path + ".part.json", path)
     np.save(os.path.join(directory, "bench_rows.npy"), x[:2000])
     x[:2000].tofile(os.path.join(directory, "bench_rows.f32"))
 
