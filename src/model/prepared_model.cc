@@ -15,7 +15,7 @@ namespace calcjit::model {
 
 namespace {
 
-constexpr std::size_t kChunkBytes = 384 * 1024;
+constexpr std::size_t kChunkBytes = 16 * 1024;
 constexpr std::size_t kPassBytes = 1024 * 1024;
 constexpr std::uint32_t kMaxFastTreeNodes = 65535;
 

@@ -22,8 +22,10 @@
 // `next = node + delta + (key < threshold)`. Each tree is laid out in
 // breadth-first order from its root and walked for exactly its depth: an item
 // that reaches a leaf early stays there. Trees are grouped into chunks of
-// about 384 KiB of nodes and leaves, so that a chunk stays in the L2 cache
-// while every block of items runs through it.
+// about 16 KiB of nodes and leaves, so that a chunk stays in the L1 cache
+// (with one block's keys) while every block of a pass runs through it:
+// measured on the 500-tree benchmark model, 16 KiB chunks take 5.4-5.7 ns
+// per tree-row where 384 KiB (L2-sized) took 8.4-9.8.
 //
 // Immutable once built; shared by threads.
 #ifndef CALCJIT_MODEL_PREPARED_MODEL_H_

@@ -126,6 +126,19 @@ TEST(XgboostReaderTest, SignedZeroAndInfinityTokens) {
   EXPECT_EQ(Margin(*model, 0, -INFINITY), INFINITY);  // -inf < -inf is false
 }
 
+TEST(XgboostReaderTest, UnneededArraysAreSkippedOnlyWhenTheyHoldNumbers) {
+  // base_weights is skipped unread when it holds numbers; anything else in it
+  // is parsed as usual, so skipping never changes how the rest reads.
+  EXPECT_EQ(XgboostError(Model(TreeWith("\"base_weights\":[0,0,0]",
+                                        "\"base_weights\":[1E0, -2.5E-1,NaN,-Infinity]"))),
+            "no error");
+  EXPECT_EQ(XgboostError(Model(TreeWith("\"base_weights\":[0,0,0]",
+                                        "\"base_weights\":[\"]\", [1], {\"a\": \"]\"}]"))),
+            "no error");
+  EXPECT_THAT(XgboostError(Model(TreeWith("\"base_weights\":[0,0,0]", "\"base_weights\":[0,0"))),
+              HasSubstr("malformed JSON"));
+}
+
 TEST(XgboostReaderTest, RefusesOtherBoosters) {
   EXPECT_THAT(XgboostError(Model(std::string("[") + kTree + "]", "[0]", "reg:squarederror",
                                  R"("5E-1")", "gblinear")),
