@@ -69,7 +69,7 @@ struct Fixture {
 
 const char kMarginConfig[] =
     R"({"type": 1, "training": false, "iteration_begin": 0, "iteration_end": 0,)"
-    R"( "strict_shape": false, "missing": NaN})";
+    R"( "strict_shape": false, "missing": NaN, "cache_id": 0})";
 
 Fixture& Get(const std::string& name) {
   static std::map<std::string, std::unique_ptr<Fixture>> fixtures;

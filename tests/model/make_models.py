@@ -271,7 +271,6 @@ def bench(directory):
         rows = matrix if rounds < 1000 else xgb.DMatrix(x[:5000], y[:5000], missing=np.nan)
         xgb.train(params, rows, rounds).save_model(path + ".part.json")  # the name picks JSON
         os.replace(path + ".part.json", path)
-    np.save(os.path.join(directory, "bench_rows.npy"), x[:2000])
     x[:2000].tofile(os.path.join(directory, "bench_rows.f32"))
 
 
