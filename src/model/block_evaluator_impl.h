@@ -138,6 +138,24 @@ inline void WalkLanes(const FastNode* nodes, std::uint32_t depth, const unsigned
   for (std::size_t l = 0; l < kLanes; ++l) leaf[l] = index[l];
 }
 
+// The same for a tree in heap order: from position 1, `depth` steps; returns
+// the leaf index (position - 2^depth).
+inline void WalkHeap(const HeapNode* nodes, std::uint32_t depth, const unsigned char* keys,
+                     std::uint32_t* leaf) {
+  std::uint32_t index[kLanes];
+  for (std::size_t l = 0; l < kLanes; ++l) index[l] = 1;
+  for (std::uint32_t d = 0; d < depth; ++d) {
+#pragma GCC unroll 8
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const HeapNode node = nodes[index[l]];
+      std::uint32_t key;
+      std::memcpy(&key, keys + node.key_offset + l * 4, sizeof key);
+      index[l] = 2 * index[l] + static_cast<std::uint32_t>(key < node.threshold_key);
+    }
+  }
+  for (std::size_t l = 0; l < kLanes; ++l) leaf[l] = index[l] - (1u << depth);
+}
+
 template <typename Sum>
 void RunPass(const PreparedModel& prepared, const float* const* columns, std::size_t first,
              std::size_t count, Sum* const* sums, const unsigned char* keys) {
@@ -163,13 +181,25 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
           }
           continue;
         }
-        const FastNode* nodes = all_nodes + tree.first_node;
         const Sum* leaves;
         if constexpr (sizeof(Sum) == sizeof(float)) {
-          leaves = prepared.float_leaves().data() + tree.first_node;
+          leaves = prepared.float_leaves().data();
         } else {
-          leaves = prepared.double_leaves().data() + tree.first_node;
+          leaves = prepared.double_leaves().data();
         }
+        if (tree.heap) {
+          const HeapNode* nodes = prepared.heap_nodes().data() + tree.first_node;
+          leaves += tree.first_leaf;
+          for (std::size_t g = 0; g < in_block; g += kLanes) {
+            std::uint32_t leaf[kLanes];
+            WalkHeap(nodes, tree.depth, block_keys + g * sizeof(std::uint32_t), leaf);
+            const std::size_t lanes = in_block - g < kLanes ? in_block - g : kLanes;
+            for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[leaf[l]];
+          }
+          continue;
+        }
+        const FastNode* nodes = all_nodes + tree.first_node;
+        leaves += tree.first_leaf;
         for (std::size_t g = 0; g < in_block; g += kLanes) {
           std::uint32_t leaf[kLanes];
           WalkLanes(nodes, tree.depth, block_keys + g * sizeof(std::uint32_t), leaf);

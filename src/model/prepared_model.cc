@@ -18,6 +18,7 @@ namespace {
 constexpr std::size_t kChunkBytes = 16 * 1024;
 constexpr std::size_t kPassBytes = 1024 * 1024;
 constexpr std::uint32_t kMaxFastTreeNodes = 65535;
+constexpr std::uint32_t kMaxHeapDepth = 10;
 
 std::uint32_t FloatKey(float x) {
   return OrderKey(std::bit_cast<std::uint32_t>(x));
@@ -109,6 +110,48 @@ FastNode SplitNode(const TreeEnsemble& model, const TreeNode& node, SlotTable* s
 
 }  // namespace
 
+void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool lightgbm,
+                               void* slot_table, PreparedModel* prepared, FastTree* fast) {
+  auto* slots = static_cast<SlotTable*>(slot_table);
+  const std::uint32_t depth = fast->depth;
+  const std::size_t size = std::size_t{1} << depth;
+  fast->heap = true;
+  fast->first_node = static_cast<std::uint32_t>(prepared->heap_nodes_.size());
+  prepared->heap_nodes_.resize(prepared->heap_nodes_.size() + size, HeapNode{0, 0});
+  if (lightgbm) {
+    fast->first_leaf = static_cast<std::uint32_t>(prepared->double_leaves_.size());
+    prepared->double_leaves_.resize(prepared->double_leaves_.size() + size);
+  } else {
+    fast->first_leaf = static_cast<std::uint32_t>(prepared->float_leaves_.size());
+    prepared->float_leaves_.resize(prepared->float_leaves_.size() + size);
+  }
+  // at[h]: the canonical node at heap position h (a leaf stands for all its
+  // heap descendants).
+  std::vector<std::uint32_t> at(2 * size, 0);
+  for (std::size_t h = 1; h < 2 * size; ++h) {
+    const TreeNode& node = model.node(tree, at[h]);
+    if (h >= size) {
+      if (lightgbm) {
+        prepared->double_leaves_[fast->first_leaf + h - size] = node.value;
+      } else {
+        prepared->float_leaves_[fast->first_leaf + h - size] = static_cast<float>(node.value);
+      }
+      continue;
+    }
+    if (h * 2 < 2 * size) {
+      at[2 * h] = node.kind == NodeKind::kLeaf ? at[h] : node.right;
+      at[2 * h + 1] = node.kind == NodeKind::kLeaf ? at[h] : node.left;
+    }
+    HeapNode& out = prepared->heap_nodes_[fast->first_node + h];
+    if (node.kind == NodeKind::kLeaf) {
+      out = HeapNode{0, 0};  // never less than 0: both children are this leaf
+      continue;
+    }
+    const FastNode split = SplitNode(model, node, slots);
+    out = HeapNode{split.threshold_key, std::uint32_t{split.slot} << kSlotShift};
+  }
+}
+
 Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble> model_ptr) {
   const math::ScopedFpEnv fp_env;
   const TreeEnsemble& model = *model_ptr;
@@ -150,14 +193,25 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
         prepared.trees_.push_back(fast);
         continue;
       }
+      const std::size_t leaf_bytes = lightgbm ? sizeof(double) : sizeof(float);
+      if (fast.depth <= kMaxHeapDepth && (std::size_t{2} << fast.depth) <= 4 * count + 8) {
+        LayOutHeap(model, tree, lightgbm, &slots, &prepared, &fast);
+        fast.bytes = static_cast<std::uint32_t>((std::size_t{1} << fast.depth) *
+                                                (sizeof(HeapNode) + leaf_bytes));
+        prepared.trees_.push_back(fast);
+        continue;
+      }
+      fast.bytes = static_cast<std::uint32_t>(count * (sizeof(FastNode) + leaf_bytes));
       position.assign(tree.num_nodes, 0);
       for (std::uint32_t p = 0; p < count; ++p) position[order[p]] = p;
       const std::size_t base = prepared.nodes_.size();
       prepared.nodes_.resize(base + count);
+      fast.first_leaf = static_cast<std::uint32_t>(lightgbm ? prepared.double_leaves_.size()
+                                                            : prepared.float_leaves_.size());
       if (lightgbm) {
-        prepared.double_leaves_.resize(base + count, 0.0);
+        prepared.double_leaves_.resize(fast.first_leaf + count, 0.0);
       } else {
-        prepared.float_leaves_.resize(base + count, 0.0f);
+        prepared.float_leaves_.resize(fast.first_leaf + count, 0.0f);
       }
       for (std::uint32_t p = 0; p < count; ++p) {
         const TreeNode& node = model.node(tree, order[p]);
@@ -165,9 +219,9 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
         if (node.kind == NodeKind::kLeaf) {
           out = FastNode{0, 0, 0};  // never less than 0: stays here
           if (lightgbm) {
-            prepared.double_leaves_[base + p] = node.value;
+            prepared.double_leaves_[fast.first_leaf + p] = node.value;
           } else {
-            prepared.float_leaves_[base + p] = static_cast<float>(node.value);
+            prepared.float_leaves_[fast.first_leaf + p] = static_cast<float>(node.value);
           }
           continue;
         }
@@ -182,12 +236,15 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       // tree goes through the reference walk.
       prepared.reference_only_ = true;
       prepared.nodes_.clear();
+      prepared.heap_nodes_.clear();
       prepared.float_leaves_.clear();
       prepared.double_leaves_.clear();
       for (std::size_t t = 0; t < prepared.trees_.size(); ++t) {
         prepared.trees_[t].reference_tree = static_cast<std::int64_t>(t);
         prepared.trees_[t].first_node = 0;
         prepared.trees_[t].depth = 0;
+        prepared.trees_[t].heap = false;
+        prepared.trees_[t].bytes = 0;
       }
       slots = SlotTable();
       slots.Get(Slot{lightgbm ? SlotKind::kZeroedNanLow : SlotKind::kNanLow, false, 0, 0});
@@ -195,16 +252,10 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
     prepared.slots_ = slots.Take();
 
     // Chunks of consecutive trees of about kChunkBytes.
-    const std::size_t leaf_bytes = lightgbm ? sizeof(double) : sizeof(float);
     std::size_t bytes = 0;
     prepared.chunk_starts_.push_back(0);
     for (std::size_t t = 0; t < prepared.trees_.size(); ++t) {
-      const std::size_t end = t + 1 < prepared.trees_.size() ? prepared.trees_[t + 1].first_node
-                                                             : prepared.nodes_.size();
-      const std::size_t tree_bytes =
-          prepared.trees_[t].reference_tree >= 0
-              ? 0
-              : (end - prepared.trees_[t].first_node) * (sizeof(FastNode) + leaf_bytes);
+      const std::size_t tree_bytes = prepared.trees_[t].bytes;
       if (bytes > 0 && bytes + tree_bytes > kChunkBytes) {
         prepared.chunk_starts_.push_back(static_cast<std::uint32_t>(t));
         bytes = 0;

@@ -27,6 +27,13 @@
 // measured on the 500-tree benchmark model, 16 KiB chunks take 5.4-5.7 ns
 // per tree-row where 384 KiB (L2-sized) took 8.4-9.8.
 //
+// A shallow tree that is not too sparse (depth <= 10, 2^depth at most four
+// times its node count) is laid out in heap order instead: position h has its
+// children at 2h (right) and 2h + 1 (left), a leaf above the last level is
+// padded with never-less splits down to it, and a node is just the threshold
+// key and the byte offset of its slot, so `next = 2 * h + (key < threshold)`:
+// no child offset to add and no slot to shift (docs/PERFORMANCE.md, run M).
+//
 // Immutable once built; shared by threads.
 #ifndef CALCJIT_MODEL_PREPARED_MODEL_H_
 #define CALCJIT_MODEL_PREPARED_MODEL_H_
@@ -67,10 +74,22 @@ struct Slot {
   std::uint32_t category_set = 0;  // categorical kinds
 };
 
+// A node of a tree laid out in heap order (see PreparedModel).
+struct HeapNode {
+  std::uint32_t threshold_key;
+  std::uint32_t key_offset;  // slot << kSlotShift: bytes from the block's keys
+};
+static_assert(sizeof(HeapNode) == 8);
+
 struct FastTree {
   std::uint32_t first_node = 0;  // into PreparedModel::nodes and leaf values
   std::uint32_t depth = 0;       // steps every item takes
   std::uint32_t output = 0;
+  // Heap layout: the tree's splits are heap_nodes()[first_node + h] for heap
+  // positions h in [1, 2^depth), its leaves *_leaves()[first_leaf + h - 2^depth].
+  bool heap = false;
+  std::uint32_t first_leaf = 0;
+  std::uint32_t bytes = 0;  // of nodes and leaves, for grouping into chunks
   // A tree too large for 16-bit child offsets (over 65,535 nodes) is walked
   // by the reference evaluator: same bits, slower. -1 otherwise.
   std::int64_t reference_tree = -1;
@@ -99,6 +118,7 @@ class PreparedModel {
   bool is_lightgbm() const { return ensemble_->info.format == ModelFormat::kLightgbmText; }
 
   const std::vector<FastNode>& nodes() const { return nodes_; }
+  const std::vector<HeapNode>& heap_nodes() const { return heap_nodes_; }
   const std::vector<float>& float_leaves() const { return float_leaves_; }     // XGBoost
   const std::vector<double>& double_leaves() const { return double_leaves_; }  // LightGBM
   const std::vector<Slot>& slots() const { return slots_; }
@@ -113,8 +133,13 @@ class PreparedModel {
   const ScratchLayout& scratch_layout() const { return scratch_layout_; }
 
  private:
+  // One tree in heap order; `slot_table` is the SlotTable of Prepare.
+  static void LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool lightgbm,
+                         void* slot_table, PreparedModel* prepared, FastTree* fast);
+
   std::shared_ptr<const TreeEnsemble> ensemble_;
   std::vector<FastNode> nodes_;
+  std::vector<HeapNode> heap_nodes_;
   std::vector<float> float_leaves_;
   std::vector<double> double_leaves_;
   std::vector<Slot> slots_;
