@@ -10,6 +10,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -301,6 +302,47 @@ TEST(BlockEvaluatorTest, MoreSlotsThanTheLayoutAddressesUseTheReferenceWalk) {
   ASSERT_TRUE(prepared.ok());
   EXPECT_TRUE(prepared->reference_only());
   ExpectSameBits(model, &b, 20);
+}
+
+TEST(BlockEvaluatorTest, OnePreparedModelSharedByThreads) {
+  Builder b(29, ModelFormat::kXgboostJson, 5, 2);
+  for (int t = 0; t < 60; ++t) b.AddTree(8, 0.8, static_cast<std::uint32_t>(t) % 2);
+  Finish(&b.model);
+  auto model = std::make_shared<const TreeEnsemble>(b.model);
+  Result<PreparedModel> prepared = PreparedModel::Prepare(model);
+  ASSERT_TRUE(prepared.ok());
+  const std::size_t n = 777;
+  std::vector<std::vector<float>> in(5, std::vector<float>(n));
+  for (auto& column : in) {
+    for (float& v : column) v = b.RandomInput();
+  }
+  std::vector<const float*> in_ptr;
+  for (auto& c : in) in_ptr.push_back(c.data());
+  std::vector<std::vector<float>> expected(2, std::vector<float>(n));
+  std::vector<float*> expected_ptr = {expected[0].data(), expected[1].data()};
+  EvaluateReference(*model, in_ptr.data(), n, expected_ptr.data());
+  std::vector<int> mismatches(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<unsigned char> storage(EvaluateScratchBytes(*prepared, n) + 64);
+      void* scratch =
+          storage.data() + (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64;
+      std::vector<std::vector<float>> got(2, std::vector<float>(n));
+      std::vector<float*> got_ptr = {got[0].data(), got[1].data()};
+      for (int round = 0; round < 20; ++round) {
+        Evaluate(*prepared, in_ptr.data(), n, got_ptr.data(), scratch);
+        for (int k = 0; k < 2; ++k) {
+          for (std::size_t i = 0; i < n; ++i) {
+            mismatches[t] += std::bit_cast<std::uint32_t>(got[k][i]) !=
+                             std::bit_cast<std::uint32_t>(expected[k][i]);
+          }
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(mismatches, std::vector<int>(4, 0));
 }
 
 TEST(BlockEvaluatorTest, OrderKeysOrderFloats) {
