@@ -142,7 +142,10 @@ inline void WalkLanes(const FastNode* nodes, std::uint32_t depth, const unsigned
 // the leaf index (position - 2^depth).
 inline void WalkHeap(const HeapNode* nodes, std::uint32_t depth, const unsigned char* keys,
                      std::uint32_t* leaf) {
-  std::uint32_t index[kLanes];
+  // 64-bit positions, so that none is zero-extended before it addresses a
+  // node: each step is two loads of the node, a compare with the key in
+  // memory, and setb/movzx/lea (six instructions in the x86-64-v3 build).
+  std::size_t index[kLanes];
   for (std::size_t l = 0; l < kLanes; ++l) index[l] = 1;
   for (std::uint32_t d = 0; d < depth; ++d) {
 #pragma GCC unroll 8
@@ -150,10 +153,12 @@ inline void WalkHeap(const HeapNode* nodes, std::uint32_t depth, const unsigned 
       const HeapNode node = nodes[index[l]];
       std::uint32_t key;
       std::memcpy(&key, keys + node.key_offset + l * 4, sizeof key);
-      index[l] = 2 * index[l] + static_cast<std::uint32_t>(key < node.threshold_key);
+      index[l] += index[l] + static_cast<std::size_t>(key < node.threshold_key);
     }
   }
-  for (std::size_t l = 0; l < kLanes; ++l) leaf[l] = index[l] - (1u << depth);
+  for (std::size_t l = 0; l < kLanes; ++l) {
+    leaf[l] = static_cast<std::uint32_t>(index[l] - (std::size_t{1} << depth));
+  }
 }
 
 template <typename Sum>
