@@ -1,0 +1,365 @@
+// The block evaluator against the reference evaluator on random ensembles
+// (random shapes, thresholds from a small pool so that inputs hit them,
+// every missing type, categorical sets) and inputs drawn from the values that
+// matter: NaN, +-0, +-inf, subnormals, +-1e-35f, huge, thresholds and their
+// neighbours; n = 0 and n not a multiple of the lanes or blocks; large trees
+// and models past the slot limit (the reference-walk paths).
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "model/block_evaluator.h"
+#include "model/prepared_model.h"
+#include "model/reference_evaluator.h"
+
+namespace calcjit::model {
+namespace {
+
+struct Builder {
+  std::mt19937_64 rng;
+  ModelFormat format;
+  std::uint32_t num_features;
+  std::vector<float> pool;  // thresholds and input values
+  TreeEnsemble model;
+
+  Builder(std::uint64_t seed, ModelFormat f, std::uint32_t features, std::uint32_t outputs)
+      : rng(seed), format(f), num_features(features) {
+    model.info.format = f;
+    model.info.num_features = features;
+    model.info.num_outputs = outputs;
+    for (std::uint32_t j = 0; j < features; ++j)
+      model.info.feature_names.push_back("f" + std::to_string(j));
+    if (f == ModelFormat::kXgboostJson) {
+      for (std::uint32_t k = 0; k < outputs; ++k) model.base_margin.push_back(0.5f * k - 0.25f);
+    }
+    const float specials[] = {0.0f,   -0.0f,    1e-35f, -1e-35f, std::nextafter(1e-35f, 1.0f),
+                              1e-45f, -1e-45f,  1.5f,   -2.25f,  3.0f,
+                              1e30f,  -3.4e38f, 7.0f,   33.0f,   std::nextafter(1.5f, 0.0f)};
+    pool.assign(std::begin(specials), std::end(specials));
+  }
+
+  std::uint32_t Uniform(std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); }
+
+  // A random categorical set of up to 3 words.
+  std::uint32_t AddSet() {
+    CategorySet set;
+    set.first_word = static_cast<std::uint32_t>(model.category_words.size());
+    set.num_words = 1 + Uniform(3);
+    for (std::uint32_t w = 0; w < set.num_words; ++w) {
+      model.category_words.push_back(static_cast<std::uint32_t>(rng()));
+    }
+    model.category_sets.push_back(set);
+    return static_cast<std::uint32_t>(model.category_sets.size() - 1);
+  }
+
+  // A random tree of at most `max_depth` levels, nodes in creation order.
+  void AddTree(std::uint32_t max_depth, double split_probability, std::uint32_t output) {
+    Tree tree;
+    tree.first_node = model.nodes.size();
+    tree.output = output;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> stack = {{0, 0}};
+    model.nodes.push_back(TreeNode{});
+    std::uint32_t count = 1;
+    while (!stack.empty()) {
+      auto [index, depth] = stack.back();
+      stack.pop_back();
+      TreeNode node;
+      const bool split = depth < max_depth && (depth == 0 || std::uniform_real_distribution<>(
+                                                                 0, 1)(rng) < split_probability);
+      if (!split) {
+        node.kind = NodeKind::kLeaf;
+        node.value =
+            format == ModelFormat::kXgboostJson
+                ? static_cast<double>(static_cast<float>(std::normal_distribution<>(0, 1)(rng)))
+                : std::normal_distribution<>(0, 1)(rng) * (Uniform(8) == 0 ? 1e17 : 1.0);
+        model.nodes[tree.first_node + index] = node;
+        tree.depth = std::max(tree.depth, depth);
+        continue;
+      }
+      node.feature = Uniform(num_features);
+      node.default_left = Uniform(2) == 1;
+      node.missing = format == ModelFormat::kXgboostJson ? MissingType::kNan
+                                                         : static_cast<MissingType>(Uniform(3));
+      if (Uniform(5) == 0) {
+        node.kind = NodeKind::kCategorical;
+        node.category_set = AddSet();
+      } else {
+        node.kind = NodeKind::kNumerical;
+        const float t = pool[Uniform(static_cast<std::uint32_t>(pool.size()))];
+        node.value =
+            format == ModelFormat::kXgboostJson
+                ? static_cast<double>(t)
+                : (Uniform(2) ? static_cast<double>(t) : static_cast<double>(t) * (1 + 1e-12));
+      }
+      node.left = count++;
+      node.right = count++;
+      model.nodes.push_back(TreeNode{});
+      model.nodes.push_back(TreeNode{});
+      model.nodes[tree.first_node + index] = node;
+      stack.emplace_back(node.left, depth + 1);
+      stack.emplace_back(node.right, depth + 1);
+    }
+    tree.num_nodes = count;
+    model.trees.push_back(tree);
+  }
+
+  float RandomInput() {
+    switch (Uniform(6)) {
+      case 0:
+        return NAN;
+      case 1:
+        return Uniform(2) ? INFINITY : -INFINITY;
+      case 2: {
+        const float p = pool[Uniform(static_cast<std::uint32_t>(pool.size()))];
+        return Uniform(2) ? std::nextafter(p, INFINITY) : std::nextafter(p, -INFINITY);
+      }
+      case 3:
+        return static_cast<float>(Uniform(100)) - 3.5f * static_cast<float>(Uniform(2));
+      default:
+        return pool[Uniform(static_cast<std::uint32_t>(pool.size()))];
+    }
+  }
+};
+
+void Finish(TreeEnsemble* model) {
+  model->info.num_trees = model->trees.size();
+  model->info.num_nodes = model->nodes.size();
+  for (const Tree& t : model->trees)
+    model->info.max_depth = std::max(model->info.max_depth, t.depth);
+}
+
+// Reference and block evaluator (every tier, several n) on `rows` random rows.
+void ExpectSameBits(const std::shared_ptr<const TreeEnsemble>& model, Builder* b,
+                    std::size_t rows) {
+  Result<PreparedModel> prepared = PreparedModel::Prepare(model);
+  ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
+  const std::uint32_t features = model->info.num_features;
+  const std::uint32_t outputs = model->info.num_outputs;
+  std::vector<std::vector<float>> in(features, std::vector<float>(rows));
+  for (auto& column : in) {
+    for (float& v : column) v = b->RandomInput();
+  }
+  std::vector<const float*> in_ptr;
+  for (auto& c : in) in_ptr.push_back(c.data());
+  std::vector<std::vector<float>> expected(outputs, std::vector<float>(rows));
+  std::vector<float*> expected_ptr;
+  for (auto& c : expected) expected_ptr.push_back(c.data());
+  EvaluateReference(*model, in_ptr.data(), rows, expected_ptr.data());
+
+  std::vector<unsigned char> storage(EvaluateScratchBytes(*prepared, rows) + 64);
+  void* scratch =
+      storage.data() + (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64;
+  for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+    if (ResolveModelIsa(Isa::kAuto) < isa) continue;
+    for (std::size_t n :
+         {rows, std::size_t{0}, std::size_t{1}, std::size_t{9}, std::size_t{63}, std::size_t{65}}) {
+      if (n > rows) continue;
+      std::vector<std::vector<float>> got(outputs, std::vector<float>(rows, -7.0f));
+      std::vector<float*> got_ptr;
+      for (auto& c : got) got_ptr.push_back(c.data());
+      Evaluate(*prepared, in_ptr.data(), n, got_ptr.data(), scratch, isa);
+      for (std::uint32_t k = 0; k < outputs; ++k) {
+        for (std::size_t i = 0; i < rows; ++i) {
+          const std::uint32_t want = i < n ? std::bit_cast<std::uint32_t>(expected[k][i])
+                                           : std::bit_cast<std::uint32_t>(-7.0f);
+          ASSERT_EQ(std::bit_cast<std::uint32_t>(got[k][i]), want)
+              << "tier " << static_cast<int>(isa) << " n " << n << " item " << i << " output " << k
+              << ": expected " << expected[k][i] << ", got " << got[k][i];
+        }
+      }
+    }
+  }
+}
+
+class RandomEnsembleTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(RandomEnsembleTest, BlockEvaluatorGivesTheReferenceBits) {
+  const int seed = GetParam();
+  const ModelFormat format = seed % 2 ? ModelFormat::kLightgbmText : ModelFormat::kXgboostJson;
+  const std::uint32_t outputs = 1 + seed % 3;
+  Builder b(static_cast<std::uint64_t>(seed), format, 1 + seed % 7, outputs);
+  const int trees = 1 + (seed * 7) % 40;
+  for (int t = 0; t < trees; ++t) {
+    b.AddTree(b.Uniform(12), 0.3 + 0.6 * (t % 3) / 2.0, static_cast<std::uint32_t>(t) % outputs);
+  }
+  if (format == ModelFormat::kLightgbmText && seed % 4 == 1) {
+    b.model.average_divisor = static_cast<std::uint32_t>(trees) / outputs + 1;
+  }
+  Finish(&b.model);
+  ExpectSameBits(std::make_shared<const TreeEnsemble>(b.model), &b, 300);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomEnsembleTest, ::testing::Range(0, 40));
+
+TEST(BlockEvaluatorTest, DeepChainTrees) {
+  // A tree of depth 3,000 (a chain) and a shallow one after it.
+  Builder b(7, ModelFormat::kXgboostJson, 3, 1);
+  b.AddTree(3000, 0.0, 0);  // only the root splits
+  Tree chain;
+  chain.first_node = b.model.nodes.size();
+  const std::uint32_t depth = 3000;
+  for (std::uint32_t i = 0; i < depth; ++i) {
+    TreeNode split;
+    split.kind = NodeKind::kNumerical;
+    split.feature = i % 3;
+    split.value = static_cast<double>(static_cast<float>(i % 5) - 2.0f);
+    split.default_left = i % 2 == 0;
+    split.left = 2 * i + 1;   // a leaf
+    split.right = 2 * i + 2;  // the next split (or the last leaf)
+    b.model.nodes.push_back(split);
+    TreeNode leaf;
+    leaf.value = static_cast<float>(i) * 0.001f;
+    b.model.nodes.push_back(leaf);
+  }
+  TreeNode last;
+  last.value = -1.0;
+  b.model.nodes.push_back(last);
+  // Fix the node order: split i at 2i, its leaf at 2i + 1, the next split at 2i + 2.
+  for (std::uint32_t i = 0; i < depth; ++i) {
+    TreeNode& split = b.model.nodes[chain.first_node + 2 * i];
+    split.left = 2 * i + 1;
+    split.right = 2 * i + 2;
+  }
+  chain.num_nodes = 2 * depth + 1;
+  chain.depth = depth;
+  b.model.trees.push_back(chain);
+  b.AddTree(4, 0.9, 0);
+  Finish(&b.model);
+  ExpectSameBits(std::make_shared<const TreeEnsemble>(b.model), &b, 130);
+}
+
+TEST(BlockEvaluatorTest, TreesTooLargeForTheLayoutUseTheReferenceWalk) {
+  // 70,000 splits in a chain: more nodes than 16-bit offsets address.
+  Builder b(11, ModelFormat::kLightgbmText, 2, 2);
+  b.AddTree(5, 0.8, 0);
+  Tree big;
+  big.first_node = b.model.nodes.size();
+  const std::uint32_t splits = 70000;
+  for (std::uint32_t i = 0; i < splits; ++i) {
+    TreeNode split;
+    split.kind = NodeKind::kNumerical;
+    split.feature = i % 2;
+    split.value = (i % 7) - 3.0;
+    split.missing = static_cast<MissingType>(i % 3);
+    split.left = 2 * i + 1;
+    split.right = 2 * i + 2;
+    b.model.nodes.push_back(split);
+    TreeNode leaf;
+    leaf.value = i * 1e-3;
+    b.model.nodes.push_back(leaf);
+  }
+  TreeNode last;
+  last.value = 5.0;
+  b.model.nodes.push_back(last);
+  big.num_nodes = 2 * splits + 1;
+  big.depth = splits;
+  big.output = 1;
+  b.model.trees.push_back(big);
+  b.AddTree(6, 0.7, 1);
+  Finish(&b.model);
+  auto model = std::make_shared<const TreeEnsemble>(b.model);
+  Result<PreparedModel> prepared = PreparedModel::Prepare(model);
+  ASSERT_TRUE(prepared.ok());
+  EXPECT_EQ(prepared->trees()[1].reference_tree, 1);
+  EXPECT_FALSE(prepared->reference_only());
+  ExpectSameBits(model, &b, 70);
+}
+
+TEST(BlockEvaluatorTest, MoreSlotsThanTheLayoutAddressesUseTheReferenceWalk) {
+  // 40,000 features split both ways: 80,000 slots.
+  const std::uint32_t features = 40000;
+  Builder b(13, ModelFormat::kXgboostJson, features, 1);
+  for (std::uint32_t t = 0; t < 2 * features; ++t) {
+    Tree tree;
+    tree.first_node = b.model.nodes.size();
+    TreeNode split;
+    split.kind = NodeKind::kNumerical;
+    split.feature = t % features;
+    split.default_left = t >= features;
+    split.value = 0.5;
+    split.left = 1;
+    split.right = 2;
+    b.model.nodes.push_back(split);
+    TreeNode left, right;
+    left.value = 1.0;
+    right.value = static_cast<double>(t % 3);
+    b.model.nodes.push_back(left);
+    b.model.nodes.push_back(right);
+    tree.num_nodes = 3;
+    tree.depth = 1;
+    b.model.trees.push_back(tree);
+  }
+  Finish(&b.model);
+  auto model = std::make_shared<const TreeEnsemble>(b.model);
+  Result<PreparedModel> prepared = PreparedModel::Prepare(model);
+  ASSERT_TRUE(prepared.ok());
+  EXPECT_TRUE(prepared->reference_only());
+  ExpectSameBits(model, &b, 20);
+}
+
+TEST(BlockEvaluatorTest, OnePreparedModelSharedByThreads) {
+  Builder b(29, ModelFormat::kXgboostJson, 5, 2);
+  for (int t = 0; t < 60; ++t) b.AddTree(8, 0.8, static_cast<std::uint32_t>(t) % 2);
+  Finish(&b.model);
+  auto model = std::make_shared<const TreeEnsemble>(b.model);
+  Result<PreparedModel> prepared = PreparedModel::Prepare(model);
+  ASSERT_TRUE(prepared.ok());
+  const std::size_t n = 777;
+  std::vector<std::vector<float>> in(5, std::vector<float>(n));
+  for (auto& column : in) {
+    for (float& v : column) v = b.RandomInput();
+  }
+  std::vector<const float*> in_ptr;
+  for (auto& c : in) in_ptr.push_back(c.data());
+  std::vector<std::vector<float>> expected(2, std::vector<float>(n));
+  std::vector<float*> expected_ptr = {expected[0].data(), expected[1].data()};
+  EvaluateReference(*model, in_ptr.data(), n, expected_ptr.data());
+  std::vector<int> mismatches(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<unsigned char> storage(EvaluateScratchBytes(*prepared, n) + 64);
+      void* scratch =
+          storage.data() + (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64;
+      std::vector<std::vector<float>> got(2, std::vector<float>(n));
+      std::vector<float*> got_ptr = {got[0].data(), got[1].data()};
+      for (int round = 0; round < 20; ++round) {
+        Evaluate(*prepared, in_ptr.data(), n, got_ptr.data(), scratch);
+        for (int k = 0; k < 2; ++k) {
+          for (std::size_t i = 0; i < n; ++i) {
+            mismatches[t] += std::bit_cast<std::uint32_t>(got[k][i]) !=
+                             std::bit_cast<std::uint32_t>(expected[k][i]);
+          }
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(mismatches, std::vector<int>(4, 0));
+}
+
+TEST(BlockEvaluatorTest, OrderKeysOrderFloats) {
+  const float values[] = {-INFINITY, -3.4e38f, -1.0f, -1e-45f, -0.0f,   0.0f,
+                          1e-45f,    1e-35f,   1.0f,  3.4e38f, INFINITY};
+  for (std::size_t i = 0; i + 1 < std::size(values); ++i) {
+    const std::uint32_t a = OrderKey(std::bit_cast<std::uint32_t>(values[i]));
+    const std::uint32_t c = OrderKey(std::bit_cast<std::uint32_t>(values[i + 1]));
+    if (values[i] == values[i + 1]) {
+      EXPECT_EQ(a, c) << values[i];  // -0 and +0
+    } else {
+      EXPECT_LT(a, c) << values[i];
+    }
+    EXPECT_GT(a, 0u);  // 0 is NaN's
+  }
+  EXPECT_EQ(OrderKey(std::bit_cast<std::uint32_t>(INFINITY)), 0xFF800000u);
+}
+
+}  // namespace
+}  // namespace calcjit::model
