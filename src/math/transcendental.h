@@ -51,28 +51,29 @@ CALCJIT_MATH_INLINE float ScalarWithFallback(float x) {
   return f.value;
 }
 
-// Redoes the lanes of values[0..n) whose fail flag is set.
-template <float (*kExact)(float)>
-[[gnu::noinline]] CALCJIT_KERNEL void RedoFailed(const float* x, const std::uint32_t* fail,
-                                                 float* values, std::size_t n) {
+// Redoes the values of x[0..n) that fail the fast path's test (found again by
+// running the fast path: cheaper than keeping a flag per value, since this
+// runs for about one block in a thousand).
+template <FastResult (*kFast)(float), float (*kExact)(float)>
+[[gnu::noinline]] CALCJIT_KERNEL void RedoFailed(const float* x, float* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
-    if (fail[i] != 0) values[i] = kExact(x[i]);
+    if (kFast(x[i]).fail != 0) out[i] = kExact(x[i]);
   }
 }
 
-// out[i] = f(x[i]) for n <= kColumnBlock values; out may be x.
+// out[i] = f(x[i]) for n <= kColumnBlock values; out may be x. The results
+// go to a local block first: the fallback still sees the inputs, and the
+// vectorizer sees no possible aliasing.
 template <FastResult (*kFast)(float), float (*kExact)(float)>
 CALCJIT_MATH_INLINE void BlockWithFallback(const float* x, float* out, std::size_t n) {
   float values[kColumnBlock];
-  std::uint32_t fail[kColumnBlock];
   std::uint32_t any = 0;
   for (std::size_t i = 0; i < n; ++i) {
     FastResult f = kFast(x[i]);
     values[i] = f.value;
-    fail[i] = f.fail;
     any |= f.fail;
   }
-  if (__builtin_expect(any != 0, 0)) RedoFailed<kExact>(x, fail, values, n);
+  if (__builtin_expect(any != 0, 0)) RedoFailed<kFast, kExact>(x, values, n);
   __builtin_memcpy(out, values, n * sizeof(float));
 }
 

@@ -54,15 +54,18 @@ inline constexpr double kLog1pFastBound = 0x1p-42;
 // 0.)
 template <bool kTinyResults, int kWindowBits>
 CALCJIT_MATH_INLINE std::uint32_t Ambiguous(double y) {
-  constexpr std::uint64_t kWindow = std::uint64_t{1} << kWindowBits;
-  constexpr std::uint64_t kLow29 = (std::uint64_t{1} << 29) - 1;
+  constexpr std::int32_t kWindow = std::int32_t{1} << kWindowBits;
+  constexpr std::uint32_t kLow29 = (std::uint32_t{1} << 29) - 1;
   double w = y;
   if constexpr (kTinyResults) {
-    bool tiny = (y < 0x1p-126) & (y > -0x1p-126);
-    w = Blend(tiny, y + 0x1p-126, y);
+    // (A select of constants, then an addition: a blend of y + 2^-126 with y
+    // would not vectorize on SSE2.)
+    w = y + (y < 0x1p-126 ? 0x1p-126 : 0.0);
   }
-  std::uint64_t low =
-      (std::bit_cast<std::uint64_t>(w) + (kWindow - (std::uint64_t{1} << 28))) & kLow29;
+  // The low 29 bits, offset so that the window around 2^28 is [0, 2 kWindow].
+  // (32-bit integers: SSE2 has no 64-bit comparison.)
+  std::uint32_t low32 = static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(w));
+  std::int32_t low = static_cast<std::int32_t>((low32 + (kWindow - (1u << 28))) & kLow29);
   return low <= 2 * kWindow ? 1u : 0u;
 }
 
@@ -175,28 +178,30 @@ CALCJIT_MATH_INLINE double LogFastCore(double uh, double ul) {
   return s + (p + ef * kLn2Lo);
 }
 
+// The special inputs (not positive and finite for log, not in (-1, inf) or
+// zero for log1p) run the core on a harmless stand-in and get their result
+// selected at the end: the same results as the fallback's.
 CALCJIT_MATH_INLINE FastResult LogFast(float x) {
   static_assert(kLogFastBound * 0x1p53 <= 0x1p12);
-  double xd = static_cast<double>(ClampOrdered(x, 0x1p-149f, 0x1.fffffep127f));
+  bool regular = (x > 0.0f) & (x < kInfF);
+  double xd = static_cast<double>(Override(!regular, 1.0f, x));
   double y = LogFastCore<false>(xd, 0.0);
-  float r = static_cast<float>(y);
-  r = Override(x == 0.0f, -kInfF, r);
-  r = Override(x < 0.0f, kNanF, r);
-  r = Override(x == kInfF, kInfF, r);
-  return {Override(x != x, x, r), Ambiguous<false, 12>(y)};
+  // -inf for +-0, NaN below 0, x itself for +inf and NaN.
+  float special = Override(x == 0.0f, -kInfF, Override(x < 0.0f, kNanF, x));
+  float r = Override(!regular, special, static_cast<float>(y));
+  return {r, Ambiguous<false, 12>(y)};
 }
 
 CALCJIT_MATH_INLINE FastResult Log1pFast(float x) {
   static_assert(kLog1pFastBound * 0x1p53 <= 0x1p12);
-  double xd = static_cast<double>(ClampOrdered(x, -0x1.fffffep-1f, 0x1.fffffep127f));
+  bool regular = (x > -1.0f) & (x < kInfF) & (x != 0.0f);
+  double xd = static_cast<double>(Override(!regular, 1.0f, x));
   DoubleDouble u = TwoSum(1.0, xd);  // 1 + x exactly
   double y = LogFastCore<true>(u.hi, u.lo);
-  float r = static_cast<float>(y);
-  r = Override(x == -1.0f, -kInfF, r);
-  r = Override(x < -1.0f, kNanF, r);
-  r = Override(x == kInfF, kInfF, r);
-  r = Override(x == 0.0f, x, r);
-  return {Override(x != x, x, r), Ambiguous<false, 12>(y)};
+  // -inf for -1, NaN below, x itself for +-0, +inf and NaN.
+  float special = Override(x == -1.0f, -kInfF, Override(x < -1.0f, kNanF, x));
+  float r = Override(!regular, special, static_cast<float>(y));
+  return {r, Ambiguous<false, 12>(y)};
 }
 
 }  // namespace calcjit::math::internal
