@@ -91,6 +91,20 @@ __attribute__((target("arch=x86-64-v4"))) void Mvec16_sigmoid(const float* x, fl
 
 using ColumnFunction = void (*)(const float*, float*, std::size_t);
 
+// The code before the fast path, for comparison: the double-double kernel in
+// a plain loop, vectorized for AVX-512 the way the VM's avx512 tier compiled
+// it (x86-64-v4, 512-bit vectors).
+template <float (*kExact)(float)>
+__attribute__((target("arch=x86-64-v3"))) void DoubleDoubleLoop8(const float* x, float* out,
+                                                                 std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = kExact(x[i]);
+}
+template <float (*kExact)(float)>
+__attribute__((target("arch=x86-64-v4,prefer-vector-width=512"))) void DoubleDoubleLoop(
+    const float* x, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = kExact(x[i]);
+}
+
 template <float (*kScalar)(float)>
 void ScalarLoop(std::span<const float* const> inputs, float* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) out[i] = kScalar(inputs[0][i]);
@@ -101,15 +115,18 @@ struct Function {
   ir::Op op;
   float lo, hi;  // the input range
   ColumnFunction mvec8, mvec16;
+  ColumnFunction double_double8, double_double;
   SeedCase seed;  // `y = name(x)` for the engine modes
 };
 
-#define CALCJIT_FUNCTION(lower, upper, lo, hi)                                                     \
-  Function {                                                                                       \
-#lower, ir::Op::k##upper, lo, hi, &Mvec8_##lower, &Mvec16_##lower, {                           \
-#upper, "y", "input x;\ny = " #lower "(x);\n", {{"x", lo, hi } }, &ScalarLoop < math::upper> \
-    }                                                                                              \
-  }
+// clang-format off
+#define CALCJIT_FUNCTION(lower, upper, lo, hi)                                     \
+  Function{#lower, ir::Op::k##upper, lo, hi, &Mvec8_##lower, &Mvec16_##lower,      \
+           &DoubleDoubleLoop8<math::internal::upper##DoubleDouble>,                 \
+           &DoubleDoubleLoop<math::internal::upper##DoubleDouble>,                  \
+           {#upper, "y", "input x;\ny = " #lower "(x);\n", {{"x", lo, hi}},         \
+            &ScalarLoop<math::upper>}}
+// clang-format on
 
 // Ranges where the functions are used on features: scores for exp, sigmoid
 // and tanh, prices and counts for log and log1p.
@@ -188,6 +205,31 @@ std::map<std::tuple<std::string, std::size_t, std::string>, double>& Times() {
 
 }  // namespace
 
+TranscendentalColumn FindTranscendentalColumn(const std::string& function,
+                                              const std::string& path) {
+  for (const Function& f : Functions()) {
+    if (function != f.name) continue;
+    const int op = static_cast<int>(f.op);
+    if (path == "vm-baseline") return vm::baseline::Kernels().unary[op];
+    if (path == "vm-avx2" && IsIsaSupported(Isa::kAvx2)) return vm::avx2::Kernels().unary[op];
+    if (path == "vm-avx512" && IsIsaSupported(Isa::kAvx512)) {
+      return vm::avx512::Kernels().unary[op];
+    }
+    if (path == "libmvec-8" && IsIsaSupported(Isa::kAvx2)) return f.mvec8;
+    if (path == "dd-avx512" && IsIsaSupported(Isa::kAvx512)) return f.double_double;
+    if (path == "dd-avx2" && IsIsaSupported(Isa::kAvx2)) return f.double_double8;
+    if (path == "libmvec-16" && IsIsaSupported(Isa::kAvx512)) return f.mvec16;
+  }
+  return nullptr;
+}
+
+std::vector<float> TranscendentalInput(const std::string& function, std::size_t n) {
+  for (const Function& f : Functions()) {
+    if (function == f.name) return Column(f, n);
+  }
+  return {};
+}
+
 void RegisterTranscendentalBenchmarks() {
   const bool avx2 = IsIsaSupported(Isa::kAvx2);
   const bool avx512 = IsIsaSupported(Isa::kAvx512);
@@ -206,6 +248,10 @@ void RegisterTranscendentalBenchmarks() {
       Register(base + "vm-avx512", [&f, op](benchmark::State& state) {
         RunColumn(state, vm::avx512::Kernels().unary[op], f);
       });
+    }
+    if (avx512) {
+      Register(base + "dd-avx512",
+               [&f](benchmark::State& state) { RunColumn(state, f.double_double, f); });
     }
     for (const char* mode_name : {"vm", "jit"}) {
       if (const std::optional<Mode> mode = FindMode(mode_name)) {

@@ -14,9 +14,19 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstddef>
+#include <string>
 #include <vector>
 
 namespace calcjit::bench {
+
+// For the instruction counts (bench/transcendental_callgrind.cc): the column
+// function of `path` (dd-avx2, dd-avx512, vm-*, libmvec-8, libmvec-16)
+// for `function` (exp, log, log1p, sigmoid, tanh), or nullptr; and the input
+// column the benchmarks use.
+using TranscendentalColumn = void (*)(const float* x, float* out, std::size_t n);
+TranscendentalColumn FindTranscendentalColumn(const std::string& function, const std::string& path);
+std::vector<float> TranscendentalInput(const std::string& function, std::size_t n);
 
 void RegisterTranscendentalBenchmarks();
 
