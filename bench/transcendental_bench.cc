@@ -290,8 +290,8 @@ void RecordTranscendentalRuns(const std::vector<benchmark::BenchmarkReporter::Ru
 
 void PrintTranscendentalTable() {
   if (Times().empty()) return;
-  const char* paths[] = {"vm-baseline", "vm-avx2",   "vm-avx512", "vm",
-                         "jit",         "libmvec-8", "libmvec-16"};
+  const char* paths[] = {"dd-avx512", "vm-baseline", "vm-avx2",   "vm-avx512",
+                         "vm",        "jit",         "libmvec-8", "libmvec-16"};
   std::fprintf(stderr,
                "\nTranscendentals, ns per element (fastest repetition), and ratio to the widest "
                "libmvec variant:\n  %-8s %6s",
