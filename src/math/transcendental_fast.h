@@ -192,6 +192,9 @@ CALCJIT_MATH_INLINE FastResult LogFast(float x) {
   return {r, Ambiguous<false, 12>(y)};
 }
 
+// (Results below 2^-126, which the test without kTinyResults does not cover,
+// only come from subnormal x, and for those y = x exactly: the correctly
+// rounded result. docs/NUMERICS.md.)
 CALCJIT_MATH_INLINE FastResult Log1pFast(float x) {
   static_assert(kLog1pFastBound * 0x1p53 <= 0x1p12);
   bool regular = (x > -1.0f) & (x < kInfF) & (x != 0.0f);
