@@ -2,7 +2,7 @@
 // double arithmetic with a proven relative error bound, and a rounding test
 // that accepts the result only when every value within that bound rounds to
 // the same float32 — then it is the correctly rounded result. The few inputs
-// that fail the test (about 1 in 10^5) are redone by the double-double kernels
+// that fail the test (2 to 8 in 10^6) are redone by the double-double kernels
 // of math/transcendental_dd.h (math/transcendental.h does the dispatch).
 //
 // The same rules as the double-double kernels (docs/NUMERICS.md): double and
@@ -38,20 +38,23 @@ inline constexpr double kLogFastBound = 0x1.6p-43;      // 2^-42.54
 inline constexpr double kLog1pFastBound = 0x1p-42;
 
 // Nonzero unless every real v with |v - y| <= bound |y| rounds to the same
-// float32 as y (then RN(v) = (float)y: round-to-nearest is monotonic).
-// The callers' bounds satisfy bound 2^53 <= 2^kWindowBits (static_asserts).
+// float32 as y (then RN(v) = (float)y: round-to-nearest is monotonic). The
+// callers' bounds satisfy bound 2^53 <= 2^kWindowBits (static_asserts).
 //
-// The float32 rounding boundaries in the binade of y are the doubles whose low
-// 29 bits are 2^28 (the midpoints between adjacent floats, the overflow
-// threshold 2^128 - 2^103 among them). |v - y| < bound 2^53 ulp(y) <= 2^kWindowBits
-// ulp(y), so a boundary between y and v would lie within 2^12 of y in the bit
-// pattern (kWindowBits = 12; 13 for tanh); one in a neighbouring binade would be farther than 2^27
-// ulp(y) (a power of two, a float, lies in between). Hence the test on the low 29 bits. With
-// kTinyResults, results below 2^-126 (float subnormals, whose boundaries are the odd multiples of
-// 2^-150) are tested as y + 2^-126: the binade [2^-126, 2^-125) has the same grid, and the
-// addition's error, at most half an ulp there, keeps the distance below bound 2^52 + 1/2 ulps. (A
-// sign of y does not change its low bits; y = 0 passes, which only happens when the exact result is
-// 0.)
+// The float32 rounding boundaries in the binade of y are the doubles whose
+// low 29 bits are 2^28 (the midpoints between adjacent floats, the overflow
+// threshold 2^128 - 2^103 among them). |v - y| < bound 2^53 ulp(y) <=
+// 2^kWindowBits ulp(y), so a boundary between y and v lies within
+// 2^kWindowBits of y's bit pattern; one in a neighbouring binade would be
+// farther than 2^27 ulp(y) (a power of two, a float, lies in between). Hence
+// the test on the low 29 bits.
+//
+// With kTinyResults (y >= 0), results below 2^-126 (float subnormals, whose
+// boundaries are the odd multiples of 2^-150) are tested as y + 2^-126: the
+// binade [2^-126, 2^-125) has the same grid, and the addition's error, at
+// most half an ulp there, keeps the distance below bound 2^52 + 1/2 ulps.
+// The sign of y does not change its low bits; y = 0 passes, which only
+// happens when the exact result is 0.
 template <bool kTinyResults, int kWindowBits>
 CALCJIT_MATH_INLINE std::uint32_t Ambiguous(double y) {
   constexpr std::int32_t kWindow = std::int32_t{1} << kWindowBits;
@@ -69,14 +72,6 @@ CALCJIT_MATH_INLINE std::uint32_t Ambiguous(double y) {
   return low <= 2 * kWindow ? 1u : 0u;
 }
 
-// e^x for a double x with |x| <= 121, relative error below 2^-41.50 for
-// kDegree = 10 and 2^-45.34 for kDegree = 11.
-//
-// x = k ln2 + r with k = round(x / ln2) (adding 1.5 * 2^52 rounds to an
-// integer and leaves k in the low bits) and r = x - k RN(ln2) in two roundings;
-// |r| <= 0.34658. e^r is its Taylor polynomial of degree kDegree (Estrin), and
-// 2^k is built in the exponent bits (results from 2^-175 to 2^146 stay normal
-// doubles). No table: a lookup does not vectorize well on every tier.
 // sum_{k <= kDegree} r^k / k! (kDegree = 10 or 11) by Estrin's scheme: pairs
 // c_k + c_(k+1) r combined with r^2, r^4, r^8, so that the chain of dependent
 // operations is 7 long instead of Horner's 2 kDegree (the loop over a column
@@ -100,6 +95,14 @@ CALCJIT_MATH_INLINE double ExpTaylor(double r) {
   return (q0 + r4 * q1) + r8 * high;
 }
 
+// e^x for a double x with |x| <= 121, relative error below 2^-41.50 for
+// kDegree = 10 and 2^-45.34 for kDegree = 11.
+//
+// x = k ln2 + r with k = round(x / ln2) (adding 1.5 * 2^52 rounds to an
+// integer and leaves k in the low bits) and r = x - k RN(ln2) in two roundings;
+// |r| <= 0.34658. e^r is its Taylor polynomial of degree kDegree (Estrin), and
+// 2^k is built in the exponent bits (results from 2^-175 to 2^146 stay normal
+// doubles). No table: a lookup does not vectorize well on every tier.
 template <int kDegree>
 CALCJIT_MATH_INLINE double ExpFastCore(double x) {
   constexpr double kShift = 0x1.8p52;
