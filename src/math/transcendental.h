@@ -5,7 +5,7 @@
 //
 // Each unary function runs a plain-double fast path with a proven error bound
 // and a rounding test (math/transcendental_fast.h); the inputs that fail the
-// test, about 1 in 10^5, are redone by the double-double kernel
+// test, 2 to 8 in 10^6, are redone by the double-double kernel
 // (math/transcendental_dd.h). Both are correctly rounded wherever they answer,
 // so the result is the same bits whichever path gives it.
 //
@@ -53,7 +53,7 @@ CALCJIT_MATH_INLINE float ScalarWithFallback(float x) {
 
 // Redoes the values of x[0..n) that fail the fast path's test (found again by
 // running the fast path: cheaper than keeping a flag per value, since this
-// runs for about one block in a thousand).
+// runs for about one block in 2,000 to 8,000).
 template <FastResult (*kFast)(float), float (*kExact)(float)>
 [[gnu::noinline]] CALCJIT_KERNEL void RedoFailed(const float* x, float* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
