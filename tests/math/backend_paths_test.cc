@@ -83,11 +83,12 @@ struct Function {
   void (*jit16)(const float*, float*);
 };
 
-#define CALCJIT_FUNCTION(name)                                                       \
-  Function {                                                                         \
-#name, ir::Op::k##name, &math::name, &Run4 < _ZGVbN4v_calcjit_vec_##name>,       \
-        &Run8 < _ZGVdN8v_calcjit_vec_##name>, &Run16 < _ZGVeN16v_calcjit_vec_##name> \
-  }
+// clang-format off
+#define CALCJIT_FUNCTION(name)                                                 \
+  Function{#name, ir::Op::k##name, &math::name,                                \
+           &Run4<_ZGVbN4v_calcjit_vec_##name>, &Run8<_ZGVdN8v_calcjit_vec_##name>, \
+           &Run16<_ZGVeN16v_calcjit_vec_##name>}
+// clang-format on
 
 const Function kFunctions[] = {CALCJIT_FUNCTION(Exp), CALCJIT_FUNCTION(Log),
                                CALCJIT_FUNCTION(Log1p), CALCJIT_FUNCTION(Sigmoid),
