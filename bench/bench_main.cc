@@ -9,6 +9,8 @@
 //                          ranking, large; for the VM: optimizing and building the
 //                          program; for the JIT also generating code, on 2 threads,
 //                          and on 1: BM_Prepare/large/jit-1-thread)
+//   BM_Kernel/transcendental/<fn>/<path>/<n> EXP, LOG, LOG1P, SIGMOID, TANH per VM tier,
+//                          engine and libmvec (bench/transcendental_bench.h)
 //   BM_Kernel/rank/<column>/<n> the rank kernel alone (src/math, compiled for baseline
 //                          x86-64 here) on columns of prices, of small counts (ties), and
 //                          of signed values with NaN holes; n = 100, 2000, 10000
@@ -41,6 +43,7 @@
 #include <vector>
 
 #include "bench/bench_cases.h"
+#include "bench/transcendental_bench.h"
 #include "examples/ranking/example_data.h"
 #include "math/aggregate.h"
 
@@ -224,6 +227,7 @@ void RunRankKernel(benchmark::State& state, const std::string& shape) {
 
 void RegisterAll() {
   const std::vector<Mode> modes = AvailableModes();
+  RegisterTranscendentalBenchmarks();
   for (const std::string shape : {"prices", "counts", "signed_nan"}) {
     const std::string name = "BM_Kernel/rank/" + shape;
     benchmark::RegisterBenchmark(name.c_str(), [shape](benchmark::State& state) {
@@ -309,6 +313,7 @@ class RatioReporter final : public benchmark::BenchmarkReporter {
 
   void ReportRuns(const std::vector<Run>& runs) override {
     display_->ReportRuns(runs);
+    RecordTranscendentalRuns(runs);
     for (const Run& run : runs) {
       if (run.error_occurred) continue;
       const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
@@ -344,6 +349,7 @@ class RatioReporter final : public benchmark::BenchmarkReporter {
   void Finalize() override {
     display_->Finalize();
     PrintRatios();
+    PrintTranscendentalTable();
     PrintPreparation();
   }
 

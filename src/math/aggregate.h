@@ -305,10 +305,13 @@ CALCJIT_KERNEL void Rank(std::span<const float> x, std::span<float> out,
 CALCJIT_KERNEL void Softmax(std::span<const float> x, std::span<float> out) {
   const float m = MaxNonNan(x);
   const std::size_t n = x.size();
+  // EXP as a column (fast path over blocks, fallback for the failed lanes),
+  // in place in out; then the NaN items.
+  for (std::size_t i = 0; i < n; ++i) out[i] = x[i] - m;
+  ExpColumn(out.data(), out.data(), n);
   for (std::size_t i = 0; i < n; ++i) {
     const float v = x[i];
-    const float e = Exp(v - m);
-    out[i] = Select(IsNanItem(v), v, e);
+    out[i] = Select(IsNanItem(v), v, out[i]);
   }
   DoubleStripes s;
   std::size_t i = 0;

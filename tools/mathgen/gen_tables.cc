@@ -130,6 +130,16 @@ int main() {
   }
   std::printf("};\n\n");
 
+  // RN(1/k!), k = 0..11: the fast path's Taylor polynomial of e^r.
+  std::printf("// RN(1/k!), k = 0..11: e^r for the fast path, |r| <= ln2/2\n");
+  std::printf("inline constexpr double kExpFastTaylor[12] = {");
+  for (int k = 0; k <= 11; ++k) {
+    mpfr_fac_ui(t.get(), k, MPFR_RNDN);
+    mpfr_ui_div(t.get(), 1, t.get(), MPFR_RNDN);
+    std::printf("%s%s", k == 0 ? "" : ", ", Hex(mpfr_get_d(t.get(), MPFR_RNDN)).c_str());
+  }
+  std::printf("};\n\n");
+
   // ---- log ----------------------------------------------------------------
   double ln2_hi = RoundBits(ln2.get(), 44);
   mpfr_sub_d(t.get(), ln2.get(), ln2_hi, MPFR_RNDN);
@@ -163,6 +173,31 @@ int main() {
   PrintArray("kLogInvCLo", invc_lo, "");
   PrintArray("kLogLogCHi", logc_hi, "log(c) = kLogLogCHi + kLogLogCLo");
   PrintArray("kLogLogCLo", logc_lo, "");
+
+  // The fast path (fast_transcendental.h): 1/c rounded to 29 bits, so that
+  // z * invc is exact for a 24-bit z, and -log(invc) rounded to nearest.
+  // The bucket around 1 gets invc = 1 and -log(invc) = 0 exactly.
+  std::vector<double> fast_invc(n_log), fast_loginvc(n_log);
+  double fast_max_r = 0;
+  for (int i = 0; i < n_log; ++i) {
+    mpfr_set_d(t.get(), c[i], MPFR_RNDN);
+    mpfr_ui_div(u.get(), 1, t.get(), MPFR_RNDN);
+    fast_invc[i] = RoundBits(u.get(), 29);
+    mpfr_set_d(t.get(), fast_invc[i], MPFR_RNDN);
+    mpfr_log(u.get(), t.get(), MPFR_RNDN);
+    mpfr_neg(u.get(), u.get(), MPFR_RNDN);
+    fast_loginvc[i] = mpfr_get_d(u.get(), MPFR_RNDN) + 0.0;  // +0, not -0, for invc = 1
+    double zlo =
+        std::bit_cast<double>(kLogOff + (static_cast<std::uint64_t>(i) << (52 - kLogBits)));
+    double zhi =
+        std::bit_cast<double>(kLogOff + (static_cast<std::uint64_t>(i + 1) << (52 - kLogBits)));
+    fast_max_r = std::fmax(fast_max_r, std::fabs(zlo * fast_invc[i] - 1.0));
+    fast_max_r = std::fmax(fast_max_r, std::fabs(zhi * fast_invc[i] - 1.0));
+  }
+  std::printf("// max |z invc - 1| over the buckets: %a (2^%.3f)\n", fast_max_r,
+              std::log2(fast_max_r));
+  PrintArray("kLogFastInvC", fast_invc, "the fast path's 1/c, 29 bits (z * invc exact)");
+  PrintArray("kLogFastLogInvC", fast_loginvc, "RN(-log(kLogFastInvC[i]))");
 
   // (-1)^(k+1)/k, k = 3..10: log1p(r) = r - r^2/2 + r^3 (c3 + r c4 + ...).
   std::printf("// (-1)^(k+1)/k, k = 3..10: log1p(r) - r + r^2/2 for |r| <= 2^-8\n");

@@ -15,6 +15,11 @@
 // two adjacent floats, including the overflow threshold and the subnormal
 // midpoints), the exact value rounds like it, and (float)d is the correctly
 // rounded result. Only the rest goes to MPFR.
+//
+// Each unary function is checked on every path that computes it (unary_paths.h:
+// the scalar function, its column form, the VM kernels of each tier and the
+// JIT's vector variants this CPU can run), against the same reference; the
+// report also counts the inputs that take the fast path's fallback.
 #include <mpfr.h>
 
 #include <algorithm>
@@ -34,6 +39,7 @@
 #include <vector>
 
 #include "math/transcendental.h"
+#include "unary_paths.h"
 
 namespace {
 
@@ -168,7 +174,6 @@ bool SameResult(float expected, float got) {
 
 struct UnaryFunction {
   const char* name;
-  float (*ours)(float);
   double (*filter)(double);                             // glibc, double
   int (*reference)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);  // nullptr: sigmoid
 };
@@ -178,12 +183,11 @@ double SigmoidDouble(double x) {
 }
 
 const UnaryFunction kUnary[] = {
-    {"exp", [](float x) { return cm::Exp(x); }, [](double x) { return std::exp(x); }, mpfr_exp},
-    {"log", [](float x) { return cm::Log(x); }, [](double x) { return std::log(x); }, mpfr_log},
-    {"log1p", [](float x) { return cm::Log1p(x); }, [](double x) { return std::log1p(x); },
-     mpfr_log1p},
-    {"sigmoid", [](float x) { return cm::Sigmoid(x); }, SigmoidDouble, nullptr},
-    {"tanh", [](float x) { return cm::Tanh(x); }, [](double x) { return std::tanh(x); }, mpfr_tanh},
+    {"exp", [](double x) { return std::exp(x); }, mpfr_exp},
+    {"log", [](double x) { return std::log(x); }, mpfr_log},
+    {"log1p", [](double x) { return std::log1p(x); }, mpfr_log1p},
+    {"sigmoid", SigmoidDouble, nullptr},
+    {"tanh", [](double x) { return std::tanh(x); }, mpfr_tanh},
 };
 
 struct Failure {
@@ -243,48 +247,70 @@ double Seconds(std::chrono::steady_clock::time_point t0) {
 bool CheckUnary(const UnaryFunction& fn, std::uint64_t stride, int threads) {
   auto t0 = std::chrono::steady_clock::now();
   const std::uint64_t count = ((std::uint64_t{1} << 32) + stride - 1) / stride;
-  Report report;
+  const std::vector<calcjit::ulpcheck::UnaryPath> paths = calcjit::ulpcheck::PathsOf(fn.name);
+  std::vector<Report> reports(paths.size());
+  std::atomic<std::uint64_t> fallbacks{0};
   ParallelFor(count, threads, [&](std::uint64_t begin, std::uint64_t end, MpScratch& mp) {
-    std::uint64_t checked = 0;
-    std::uint64_t mpfr_calls = 0;
-    std::uint64_t failures = 0;
-    std::vector<Failure> first;
+    std::vector<float> xs;
+    xs.reserve(end - begin);
     for (std::uint64_t i = begin; i < end; ++i) {
       std::uint64_t b = i * stride + (stride > 1 ? SplitMix(i) % stride : 0);
       if (b >> 32) continue;  // the last stride may reach past 2^32
-      ++checked;
-      float x = FromBits(static_cast<std::uint32_t>(b));
-      float got = fn.ours(x);
+      xs.push_back(FromBits(static_cast<std::uint32_t>(b)));
+    }
+    const std::size_t n = xs.size();
+    std::vector<float> expected(n);
+    std::uint64_t mpfr_calls = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const float x = xs[i];
       double d = fn.filter(static_cast<double>(x));
-      float expected;
       if (NearBoundary(d)) {
         ++mpfr_calls;
-        expected = fn.reference != nullptr ? mp.Unary(fn.reference, x) : mp.Sigmoid(x);
+        expected[i] = fn.reference != nullptr ? mp.Unary(fn.reference, x) : mp.Sigmoid(x);
       } else {
-        expected = static_cast<float>(d);
-      }
-      if (!SameResult(expected, got)) {
-        ++failures;
-        if (first.size() < kMaxReported) first.push_back({Bits(x), 0, expected, got, 0});
+        expected[i] = static_cast<float>(d);
       }
     }
-    report.Merge(checked, mpfr_calls, failures, first);
+    fallbacks += calcjit::ulpcheck::CountFallbacks(fn.name, xs.data(), n);
+    std::vector<float> got(n);
+    for (std::size_t p = 0; p < paths.size(); ++p) {
+      paths[p].run(xs.data(), got.data(), n);
+      std::uint64_t failures = 0;
+      std::vector<Failure> first;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!SameResult(expected[i], got[i])) {
+          ++failures;
+          if (first.size() < kMaxReported)
+            first.push_back({Bits(xs[i]), 0, expected[i], got[i], 0});
+        }
+      }
+      reports[p].Merge(n, p == 0 ? mpfr_calls : 0, failures, first);
+    }
   });
-  std::sort(report.first.begin(), report.first.end(),
-            [](const Failure& a, const Failure& b) { return a.x < b.x; });
-  std::printf("%-8s stride %-6llu checked %llu, sent to MPFR %llu, misrounded %llu, %.1f s\n",
-              fn.name, static_cast<unsigned long long>(stride),
-              static_cast<unsigned long long>(report.checked),
-              static_cast<unsigned long long>(report.mpfr_calls),
-              static_cast<unsigned long long>(report.failures), Seconds(t0));
-  for (std::size_t k = 0; k < report.first.size() && k < kMaxReported; ++k) {
-    const Failure& f = report.first[k];
-    std::printf("  x = 0x%08X (%a): expected 0x%08X (%a), got 0x%08X (%a)\n", f.x,
-                static_cast<double>(FromBits(f.x)), Bits(f.expected),
-                static_cast<double>(f.expected), Bits(f.got), static_cast<double>(f.got));
+  bool ok = true;
+  std::printf(
+      "%-8s stride %-6llu checked %llu, sent to MPFR %llu, fallback %llu (%.2e), %.1f s\n", fn.name,
+      static_cast<unsigned long long>(stride), static_cast<unsigned long long>(reports[0].checked),
+      static_cast<unsigned long long>(reports[0].mpfr_calls),
+      static_cast<unsigned long long>(fallbacks.load()),
+      static_cast<double>(fallbacks.load()) / static_cast<double>(reports[0].checked), Seconds(t0));
+  for (std::size_t p = 0; p < paths.size(); ++p) {
+    Report& report = reports[p];
+    std::sort(report.first.begin(), report.first.end(),
+              [](const Failure& a, const Failure& b) { return a.x < b.x; });
+    std::printf("  %-12s checked %llu, misrounded %llu\n", paths[p].name.c_str(),
+                static_cast<unsigned long long>(report.checked),
+                static_cast<unsigned long long>(report.failures));
+    for (std::size_t k = 0; k < report.first.size() && k < kMaxReported; ++k) {
+      const Failure& f = report.first[k];
+      std::printf("    x = 0x%08X (%a): expected 0x%08X (%a), got 0x%08X (%a)\n", f.x,
+                  static_cast<double>(FromBits(f.x)), Bits(f.expected),
+                  static_cast<double>(f.expected), Bits(f.got), static_cast<double>(f.got));
+    }
+    ok &= report.failures == 0 && report.checked == reports[0].checked;
   }
   std::fflush(stdout);
-  return report.failures == 0;
+  return ok;
 }
 
 // ---------------------------------------------------------------------------

@@ -1,18 +1,65 @@
-// The definitions: compiled by GCC with -fopenmp-simd (jit.cmake), which
-// makes a vector clone of each function for SSE, AVX, AVX2 and AVX-512.
+// The definitions of the kernels of vector_kernels.h and their vector
+// variants, under the x86 vector-function ABI names the JIT declares
+// (_ZGVbN4v_ for SSE, _ZGVdN8v_ for AVX2, _ZGVeN16v_ for AVX-512).
+//
+// Exp, Log, Log1p, Sigmoid and Tanh: written here, one lane count per ISA,
+// each running the column form of src/math (math/transcendental.h) on its
+// lanes: the fast path on the whole vector, then the fallback for the failed
+// lanes only (a simd clone of the scalar code could not skip the fallback).
+// The AVX2 and AVX-512 variants are compiled for those ISAs by target
+// attributes (the tiers of the VM: x86-64-v3 and x86-64-v4 with 512-bit
+// vectors); the JIT calls only the variants its machine has.
+//
+// Pow: GCC makes the vector clones of the scalar function
+// (#pragma omp declare simd, this file is compiled with -fopenmp-simd).
+#include <cstddef>
+
 #include "backend/jit/vector_kernels.h"
 #include "math/transcendental.h"
 
-#define CALCJIT_DEFINE_1(name)                                                \
-  _Pragma("omp declare simd notinbranch") float calcjit_vec_##name(float x) { \
-    return calcjit::math::name(x);                                            \
+namespace {
+
+typedef float Floats4 __attribute__((vector_size(16)));
+typedef float Floats8 __attribute__((vector_size(32)));
+typedef float Floats16 __attribute__((vector_size(64)));
+
+template <typename Vector, void (*kColumn)(const float*, float*, std::size_t)>
+[[gnu::always_inline]] inline Vector OnLanes(Vector x) {
+  constexpr std::size_t kLanes = sizeof(Vector) / sizeof(float);
+  float in[kLanes];
+  float out[kLanes];
+  __builtin_memcpy(in, &x, sizeof x);
+  kColumn(in, out, kLanes);
+  Vector result;
+  __builtin_memcpy(&result, out, sizeof result);
+  return result;
+}
+
+}  // namespace
+
+#define CALCJIT_DEFINE_UNARY(name)                                                           \
+  float calcjit_vec_##name(float x) {                                                        \
+    return calcjit::math::name(x);                                                           \
+  }                                                                                          \
+  Floats4 _ZGVbN4v_calcjit_vec_##name(Floats4 x) {                                           \
+    return OnLanes<Floats4, calcjit::math::name##Column>(x);                                 \
+  }                                                                                          \
+  __attribute__((target("arch=x86-64-v3"))) Floats8 _ZGVdN8v_calcjit_vec_##name(Floats8 x) { \
+    return OnLanes<Floats8, calcjit::math::name##Column>(x);                                 \
+  }                                                                                          \
+  __attribute__((target("arch=x86-64-v4,prefer-vector-width=512")))                          \
+  Floats16 _ZGVeN16v_calcjit_vec_##name(Floats16 x) {                                        \
+    return OnLanes<Floats16, calcjit::math::name##Column>(x);                                \
   }
-#define CALCJIT_DEFINE_2(name)                                                         \
-  _Pragma("omp declare simd notinbranch") float calcjit_vec_##name(float x, float y) { \
-    return calcjit::math::name(x, y);                                                  \
-  }
-#define CALCJIT_DEFINE(name, arity) CALCJIT_DEFINE_##arity(name)
 
 extern "C" {
-CALCJIT_VECTOR_KERNELS(CALCJIT_DEFINE)
+CALCJIT_DEFINE_UNARY(Exp)
+CALCJIT_DEFINE_UNARY(Log)
+CALCJIT_DEFINE_UNARY(Log1p)
+CALCJIT_DEFINE_UNARY(Sigmoid)
+CALCJIT_DEFINE_UNARY(Tanh)
+
+_Pragma("omp declare simd notinbranch") float calcjit_vec_Pow(float x, float y) {
+  return calcjit::math::Pow(x, y);
+}
 }

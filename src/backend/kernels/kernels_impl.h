@@ -29,6 +29,30 @@ void Unary(const float* a, float* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) out[i] = kOp(a[i]);
 }
 
+// The correctly rounded transcendental functions run as columns: the fast
+// path over a block of values, then the fallback for the failed lanes only
+// (math/transcendental.h). Same bits as the scalar functions.
+template <>
+void Unary<math::Exp>(const float* a, float* out, std::size_t n) {
+  math::ExpColumn(a, out, n);
+}
+template <>
+void Unary<math::Log>(const float* a, float* out, std::size_t n) {
+  math::LogColumn(a, out, n);
+}
+template <>
+void Unary<math::Log1p>(const float* a, float* out, std::size_t n) {
+  math::Log1pColumn(a, out, n);
+}
+template <>
+void Unary<math::Sigmoid>(const float* a, float* out, std::size_t n) {
+  math::SigmoidColumn(a, out, n);
+}
+template <>
+void Unary<math::Tanh>(const float* a, float* out, std::size_t n) {
+  math::TanhColumn(a, out, n);
+}
+
 template <float (*kOp)(float, float)>
 void Binary(const float* a, const float* b, float* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) out[i] = kOp(a[i], b[i]);
