@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "calcjit/status.h"
 #include "ir/builder.h"
 #include "ir/feature_set_ir.h"
+#include "ir/kind.h"
 #include "ir/op.h"
 
 namespace calcjit::dsl {
@@ -32,35 +34,29 @@ struct ExprRef {
   bool present() const { return first != kAbsent; }
 };
 
-// The member of Expression.kind that is set; values are the field numbers.
-enum class ExprKind : std::uint8_t {
-  kNone = 0,
-  kConstant = 1,
-  kFeature = 2,
-  kUnary = 3,
-  kBinary = 4,
-  kConditional = 5,
-  kVector = 6,
-  kNary = 7,
-  kAggregate = 8,
-  kModel = 9,
-};
+// Expression.kind's member 9, model (contract v2, spec section 6), has no
+// kind yet: decoders report it as unsupported and the reader rejects it.
+inline constexpr std::uint32_t kModelMember = 9;
 
 struct DecodedExpr {
-  ExprKind kind = ExprKind::kNone;
+  // The kind of the member of Expression.kind that is set (the kind table,
+  // ir/kind.h, maps members to kinds); none when no member is set.
+  std::optional<ir::OpKind> kind;
   float constant = 0.0f;   // kConstant
-  std::string_view name;   // kFeature: the referenced name; kVector: lhs
+  std::string_view name;   // kRef: the referenced name; kVector: lhs
   std::string_view name2;  // kVector: rhs
   std::int32_t op = 0;     // the Operator enum number of the kind's message (0: unset)
+  // The name of a member that is set but has no kind (kModelMember).
+  std::string_view unsupported_member;
 };
 
 class ExpressionDecoder {
  public:
   virtual ~ExpressionDecoder() = default;
 
-  // Decodes one Expression. Operands go to the end of `operands`: for Unary,
-  // Binary, Conditional and Aggregate one per operand field in field order
-  // (absent ones included, as ExprRef{}), for Nary one per element. Nary
+  // Decodes one Expression. Operands go to the end of `operands`: one per
+  // kOperand field of the kind's message, in field order (absent ones
+  // included, as ExprRef{}), or one per element of its kOperands field. Nary
   // weights go to the end of `weights`. String views stay valid until the
   // next call. On error the Status's location is the problem's field path
   // relative to this expression: "" for the expression itself,

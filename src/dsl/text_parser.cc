@@ -24,42 +24,24 @@ using ir::TextPos;
 
 constexpr std::size_t kMaxErrors = 100;
 
-struct InfixOp {
-  Op op;
-  bool right_assoc;
-};
+// The operator rows of the table (ir/op.def) a symbol token spells.
+std::optional<Op> InfixOf(const Token& token) {
+  return token.kind == TokenKind::kOperator ? ir::FindInfix(token.text) : std::nullopt;
+}
+std::optional<Op> PrefixOf(const Token& token) {
+  return token.kind == TokenKind::kOperator ? ir::FindPrefix(token.text) : std::nullopt;
+}
 
-std::optional<InfixOp> InfixFor(TokenKind kind) {
-  switch (kind) {
-    case TokenKind::kPlus:
-      return InfixOp{Op::kAdd, false};
-    case TokenKind::kMinus:
-      return InfixOp{Op::kSub, false};
-    case TokenKind::kStar:
-      return InfixOp{Op::kMul, false};
-    case TokenKind::kSlash:
-      return InfixOp{Op::kDiv, false};
-    case TokenKind::kCaret:
-      return InfixOp{Op::kPow, true};
-    case TokenKind::kEq:
-      return InfixOp{Op::kEq, false};
-    case TokenKind::kNe:
-      return InfixOp{Op::kNe, false};
-    case TokenKind::kLt:
-      return InfixOp{Op::kLt, false};
-    case TokenKind::kLe:
-      return InfixOp{Op::kLe, false};
-    case TokenKind::kGt:
-      return InfixOp{Op::kGt, false};
-    case TokenKind::kGe:
-      return InfixOp{Op::kGe, false};
-    case TokenKind::kAnd:
-      return InfixOp{Op::kAnd, false};
-    case TokenKind::kOr:
-      return InfixOp{Op::kOr, false};
-    default:
-      return std::nullopt;
-  }
+// The sign of a number literal is unary minus's symbol.
+bool IsMinus(const Token& token) {
+  return token.kind == TokenKind::kOperator && token.text == ir::Info(Op::kNeg).spelling;
+}
+
+// Whether `token` is an infix operator that binds tighter than the prefix
+// operators (^): "-2 ^ 2" is -(2 ^ 2), not (-2) ^ 2 (spec section 4).
+bool BindsTighterThanPrefix(const Token& token) {
+  const std::optional<Op> infix = InfixOf(token);
+  return infix && ir::Info(*infix).precedence > ir::PrefixPrecedence();
 }
 
 // An operator, parenthesis or call that waits for its operands: the explicit
@@ -196,7 +178,7 @@ bool TextParser::ParseStatement() {
 }
 
 bool TextParser::ParseSignedNumber(float* value, std::string_view what) {
-  const bool negative = Peek().kind == TokenKind::kMinus;
+  const bool negative = IsMinus(Peek());
   if (negative) Take();
   if (Peek().kind != TokenKind::kNumber) {
     ErrorAt(Peek(), what);
@@ -358,20 +340,24 @@ std::optional<NodeId> TextParser::ParseExpression() {
     const Token& token = Peek();
     if (expect_operand) {
       switch (token.kind) {
-        case TokenKind::kMinus:
+        case TokenKind::kOperator: {
+          const std::optional<Op> prefix = PrefixOf(token);
+          if (!prefix) {
+            ErrorAt(token, "an expression");
+            return std::nullopt;
+          }
           // A '-' whose operand is a bare number literal that is not the base
           // of '^' is part of the literal (spec section 4).
-          if (Peek(1).kind == TokenKind::kNumber && Peek(2).kind != TokenKind::kCaret) {
+          if (*prefix == Op::kNeg && Peek(1).kind == TokenKind::kNumber &&
+              !BindsTighterThanPrefix(Peek(2))) {
             const TextPos pos = Take().pos;
             const float value = Take().number;
             if (!Push(builder_.AddConstant(-value, pos), pos)) return std::nullopt;
             expect_operand = false;
             break;
           }
-          [[fallthrough]];
-        case TokenKind::kBang: {
           Pending entry{Pending::Kind::kPrefix};
-          entry.op = token.kind == TokenKind::kMinus ? Op::kNeg : Op::kNot;
+          entry.op = *prefix;
           entry.precedence = ir::Info(entry.op).precedence;
           entry.pos = token.pos;
           Take();
@@ -437,12 +423,13 @@ std::optional<NodeId> TextParser::ParseExpression() {
     }
 
     // Expecting an operator (or the end of the expression).
-    if (const std::optional<InfixOp> infix = InfixFor(token.kind)) {
-      const int precedence = ir::Info(infix->op).precedence;
+    if (const std::optional<Op> infix = InfixOf(token)) {
+      const int precedence = ir::Info(*infix).precedence;
+      const bool right_assoc = ir::Info(*infix).syntax == ir::Syntax::kInfixRight;
       while (!stack_.empty() && (stack_.back().kind == Pending::Kind::kPrefix ||
                                  stack_.back().kind == Pending::Kind::kInfix)) {
         const Pending& top = stack_.back();
-        if (top.precedence < precedence || (top.precedence == precedence && infix->right_assoc)) {
+        if (top.precedence < precedence || (top.precedence == precedence && right_assoc)) {
           break;
         }
         const Pending entry = std::move(stack_.back());
@@ -450,9 +437,9 @@ std::optional<NodeId> TextParser::ParseExpression() {
         if (!Reduce(entry)) return std::nullopt;
       }
       Pending entry{Pending::Kind::kInfix};
-      entry.op = infix->op;
+      entry.op = *infix;
       entry.precedence = precedence;
-      entry.right_assoc = infix->right_assoc;
+      entry.right_assoc = right_assoc;
       entry.pos = Take().pos;
       stack_.push_back(std::move(entry));
       ++open_operators_;

@@ -20,6 +20,17 @@ std::string Quoted(const std::string& name) {
   return "'" + name.substr(0, kShown) + "...'";
 }
 
+// The operators that take weights, as the text spells them: "weighted_sum".
+std::string WeightedNames() {
+  std::string names;
+  for (const OpInfo& info : kOpTable) {
+    if (!info.weighted) continue;
+    if (!names.empty()) names += ", ";
+    names += info.spelling;
+  }
+  return names;
+}
+
 class Checker {
  public:
   explicit Checker(CheckedSet* set) : set_(*set), ir_(set->ir) {}
@@ -171,9 +182,10 @@ class Checker {
   void CheckVector(NodeId id) {
     const Node& node = ir_.nodes[id];
     const std::uint32_t lhs = VectorOperand(id, node.name, "lhs");
-    if (node.op == Op::kNorm) {
+    if (Info(node.op).lhs_only) {
       if (node.name2 != kNone) {
-        Error(NodeLocation(ir_, id, "vector.rhs"), "norm takes one operand, but has a second");
+        Error(NodeLocation(ir_, id, "vector.rhs"),
+              std::string(Info(node.op).spelling) + " takes one operand, but has a second");
       }
       return;
     }
@@ -192,15 +204,15 @@ class Checker {
     if (node.operand_count == 0) {
       Error(NodeLocation(ir_, id, "nary.operands"), function + " needs at least one operand");
     }
-    if (node.op == Op::kWeightedSum) {
+    if (Info(node.op).weighted) {
       if (node.weight_count != node.operand_count) {
         Error(NodeLocation(ir_, id, "nary.weights"),
-              "weighted_sum needs one weight per operand: " + std::to_string(node.weight_count) +
+              function + " needs one weight per operand: " + std::to_string(node.weight_count) +
                   " weights for " + std::to_string(node.operand_count) + " operands");
       }
     } else if (node.weight_count > 0) {
       Error(NodeLocation(ir_, id, "nary.weights"),
-            function + " takes no weights (only weighted_sum does)");
+            function + " takes no weights (only " + WeightedNames() + " does)");
     }
   }
 

@@ -30,24 +30,7 @@ std::string FormatTextPos(TextPos pos) {
 }
 
 std::string OperandField(Op op, std::size_t index) {
-  switch (KindOf(op)) {
-    case OpKind::kUnary:
-      return "unary.operand";
-    case OpKind::kAggregate:
-      return "aggregate.operand";
-    case OpKind::kBinary:
-      return index == 0 ? "binary.lhs" : "binary.rhs";
-    case OpKind::kConditional:
-      return index == 0 ? "conditional.condition"
-                        : (index == 1 ? "conditional.then" : "conditional.otherwise");
-    case OpKind::kNary:
-      return "nary.operands[" + std::to_string(index) + "]";
-    case OpKind::kConstant:
-    case OpKind::kRef:
-    case OpKind::kVector:
-      break;
-  }
-  return "?";
+  return OperandPath(KindOf(op), index);
 }
 
 std::string NodeLocation(const FeatureSetIr& ir, NodeId node, std::string_view field) {

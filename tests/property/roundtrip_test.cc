@@ -111,21 +111,33 @@ rc::Gen<float> GenFloat() {
   });
 }
 
-const Op kUnaryOps[] = {Op::kNeg,   Op::kAbs,     Op::kExp,  Op::kLog,   Op::kLog1p,
-                        Op::kSqrt,  Op::kSigmoid, Op::kTanh, Op::kFloor, Op::kCeil,
-                        Op::kRound, Op::kSign,    Op::kNot,  Op::kIsNan};
-const Op kBinaryOps[] = {Op::kAdd, Op::kSub, Op::kMul, Op::kDiv, Op::kPow,
-                         Op::kMin, Op::kMax, Op::kEq,  Op::kNe,  Op::kLt,
-                         Op::kLe,  Op::kGt,  Op::kGe,  Op::kAnd, Op::kOr};
-const Op kNaryOps[] = {Op::kSum, Op::kProduct, Op::kNaryMin, Op::kNaryMax, Op::kMean};
-const Op kVectorOps[] = {Op::kDot, Op::kCosine, Op::kL2Distance, Op::kNorm};
-const Op kAggregateOps[] = {Op::kBatchMin,    Op::kBatchMax,   Op::kBatchSum, Op::kBatchMean,
-                            Op::kBatchStd,    Op::kBatchCount, Op::kRank,     Op::kSoftmax,
-                            Op::kMinMaxScale, Op::kZscore};
+// The operators, straight from the table (src/ir/op.def), so that a new row
+// is generated without touching this file (GeneratorReachesEveryOperator
+// checks it is).
+std::vector<Op> OpsOf(ir::OpKind kind) {
+  std::vector<Op> ops;
+  for (const ir::OpInfo& info : ir::kOpTable) {
+    if (info.kind == kind) ops.push_back(info.op);
+  }
+  return ops;
+}
 
-template <std::size_t N>
-rc::Gen<Op> GenOpOf(const Op (&ops)[N]) {
-  return rc::gen::elementOf(std::vector<Op>(ops, ops + N));
+// Nary rows that take weights (weighted_sum), or those that do not.
+std::vector<Op> NaryOps(bool weighted) {
+  std::vector<Op> ops;
+  for (const Op op : OpsOf(ir::OpKind::kNary)) {
+    if (ir::Info(op).weighted == weighted) ops.push_back(op);
+  }
+  return ops;
+}
+
+rc::Gen<Op> GenOpOf(std::vector<Op> ops) {
+  return rc::gen::elementOf(std::move(ops));
+}
+
+// A node of a kind with a fixed number of operands.
+int ArityOf(ir::OpKind kind) {
+  return ir::FixedArity(kind);
 }
 
 rc::Gen<GenExprNode> GenLeaf() {
@@ -139,25 +151,25 @@ rc::Gen<GenExprNode> GenLeaf() {
     });
   };
   // Shrinks towards the first alternative: a constant, then 0.
-  return rc::gen::oneOf(rc::gen::map(GenFloat(),
-                                     [](float c) {
-                                       GenExprNode e;
-                                       e.constant = c;
-                                       return e;
-                                     }),
-                        reference(Kind::kInput), reference(Kind::kFeature),
-                        reference(Kind::kImplicit),
-                        rc::gen::apply(
-                            [](Op op, std::uint32_t a, std::uint32_t b) {
-                              GenExprNode e;
-                              e.kind = Kind::kVector;
-                              e.op = op;
-                              e.a = a;
-                              e.b = b;
-                              return e;
-                            },
-                            GenOpOf(kVectorOps), rc::gen::inRange<std::uint32_t>(0, 16),
-                            rc::gen::inRange<std::uint32_t>(0, 16)));
+  return rc::gen::oneOf(
+      rc::gen::map(GenFloat(),
+                   [](float c) {
+                     GenExprNode e;
+                     e.constant = c;
+                     return e;
+                   }),
+      reference(Kind::kInput), reference(Kind::kFeature), reference(Kind::kImplicit),
+      rc::gen::apply(
+          [](Op op, std::uint32_t a, std::uint32_t b) {
+            GenExprNode e;
+            e.kind = Kind::kVector;
+            e.op = op;
+            e.a = a;
+            e.b = b;
+            return e;
+          },
+          GenOpOf(OpsOf(ir::OpKind::kVector)), rc::gen::inRange<std::uint32_t>(0, 16),
+          rc::gen::inRange<std::uint32_t>(0, 16)));
 }
 
 using ExprShrinkable = rc::Shrinkable<GenExprNode>;
@@ -235,15 +247,19 @@ rc::Gen<GenExprNode> GenOpNode(rc::Gen<Op> ops, int min_count, int max_count, bo
 }
 
 rc::Gen<GenExprNode> GenExpr(int depth) {
+  using ir::OpKind;
   if (depth <= 0) return GenLeaf();
+  const auto fixed = [depth](OpKind kind) {
+    return GenOpNode(GenOpOf(OpsOf(kind)), ArityOf(kind), ArityOf(kind), false, depth);
+  };
   return rc::gen::weightedOneOf<GenExprNode>({
       {4, GenLeaf()},
-      {3, GenOpNode(GenOpOf(kUnaryOps), 1, 1, false, depth)},
-      {5, GenOpNode(GenOpOf(kBinaryOps), 2, 2, false, depth)},
-      {1, GenOpNode(rc::gen::just(Op::kIf), 3, 3, false, depth)},
-      {2, GenOpNode(GenOpOf(kNaryOps), 1, 4, false, depth)},
-      {1, GenOpNode(rc::gen::just(Op::kWeightedSum), 1, 4, true, depth)},
-      {1, GenOpNode(GenOpOf(kAggregateOps), 1, 1, false, depth)},
+      {3, fixed(OpKind::kUnary)},
+      {5, fixed(OpKind::kBinary)},
+      {1, fixed(OpKind::kConditional)},
+      {2, GenOpNode(GenOpOf(NaryOps(false)), 1, 4, false, depth)},
+      {1, GenOpNode(GenOpOf(NaryOps(true)), 1, 4, true, depth)},
+      {1, fixed(OpKind::kAggregate)},
   });
 }
 
@@ -375,7 +391,7 @@ class Resolver {
   std::optional<std::pair<std::string, std::string>> Vectors(const GenExprNode& e) const {
     if (vectors_.empty()) return std::nullopt;
     const std::uint32_t lhs = vectors_[e.a % vectors_.size()];
-    if (e.op == Op::kNorm) return std::make_pair(input_names_[lhs], std::string());
+    if (ir::Info(e.op).lhs_only) return std::make_pair(input_names_[lhs], std::string());
     std::vector<std::uint32_t> same;
     for (std::uint32_t v : vectors_) {
       if (dimensions_[v] == dimensions_[lhs]) same.push_back(v);
@@ -391,11 +407,17 @@ class Resolver {
   std::vector<std::uint32_t> dimensions_;
 };
 
-// Nary MIN/MAX with two operands as the text syntax reads them back.
+// Nary MIN/MAX with two operands as the text syntax reads them back: a call
+// spelling shared by a Binary row and a Nary row is the Binary row with two
+// arguments (spec section 4).
 Op Normalized(Op op, std::size_t operand_count, bool normalize) {
-  if (!normalize || operand_count != 2) return op;
-  if (op == Op::kNaryMin) return Op::kMin;
-  if (op == Op::kNaryMax) return Op::kMax;
+  if (!normalize || operand_count != 2 || ir::KindOf(op) != ir::OpKind::kNary) return op;
+  for (const Op binary : OpsOf(ir::OpKind::kBinary)) {
+    if (ir::Info(binary).syntax == ir::Syntax::kCall &&
+        ir::Info(binary).spelling == ir::Info(op).spelling) {
+      return binary;
+    }
+  }
   return op;
 }
 
@@ -446,7 +468,7 @@ class IrEmitter {
     std::vector<ir::NodeId> operands;
     for (const GenExprNode& operand : e.operands) operands.push_back(Emit(operand, feature));
     const Op op = Normalized(e.op, operands.size(), normalize_);
-    if (op == Op::kWeightedSum) return builder_.AddNary(op, operands, e.weights);
+    if (ir::Info(op).weighted) return builder_.AddNary(op, operands, e.weights);
     return builder_.AddOp(op, operands);
   }
 
@@ -582,65 +604,13 @@ class NoisyRenderer {
            Space() + ";";
   }
 
-  // Binding levels (spec section 4): || 1, && 2, == != 3, < <= > >= 4,
-  // + - 5, * / 6, unary 7, ^ 8, atoms 10. A negative literal binds like unary.
+  // Binding levels (spec section 4, from the table): || 1, && 2, == != 3,
+  // < <= > >= 4, + - 5, * / 6, unary 7, ^ 8, atoms 10. A negative literal
+  // binds like unary.
   static int InfixLevel(Op op) {
-    switch (op) {
-      case Op::kOr:
-        return 1;
-      case Op::kAnd:
-        return 2;
-      case Op::kEq:
-      case Op::kNe:
-        return 3;
-      case Op::kLt:
-      case Op::kLe:
-      case Op::kGt:
-      case Op::kGe:
-        return 4;
-      case Op::kAdd:
-      case Op::kSub:
-        return 5;
-      case Op::kMul:
-      case Op::kDiv:
-        return 6;
-      case Op::kPow:
-        return 8;
-      default:
-        return 0;
-    }
-  }
-  static const char* InfixSymbol(Op op) {
-    switch (op) {
-      case Op::kOr:
-        return "||";
-      case Op::kAnd:
-        return "&&";
-      case Op::kEq:
-        return "==";
-      case Op::kNe:
-        return "!=";
-      case Op::kLt:
-        return "<";
-      case Op::kLe:
-        return "<=";
-      case Op::kGt:
-        return ">";
-      case Op::kGe:
-        return ">=";
-      case Op::kAdd:
-        return "+";
-      case Op::kSub:
-        return "-";
-      case Op::kMul:
-        return "*";
-      case Op::kDiv:
-        return "/";
-      case Op::kPow:
-        return "^";
-      default:
-        return "?";
-    }
+    const ir::OpInfo& info = ir::Info(op);
+    const bool infix = info.syntax == ir::Syntax::kInfix || info.syntax == ir::Syntax::kInfixRight;
+    return infix ? info.precedence : 0;
   }
 
   // Renders `id` so that it binds at least at `min_level`; returns the text
@@ -672,48 +642,47 @@ class NoisyRenderer {
     *level = 10;
     switch (node.op) {
       case Op::kConstant:
-        if (Negative(node.constant)) *level = 7;
+        if (Negative(node.constant)) *level = ir::PrefixPrecedence();
         return Literal(node.constant);
       case Op::kRef:
         return Name(ir_.NameOf(node.name));
-      case Op::kNeg:
-      case Op::kNot: {
-        *level = 7;
-        const ir::Node& operand = ir_.nodes[operands[0]];
-        std::string inner = Expr(operands[0], 7);
-        // "-2" would be the literal -2: NEG of a non-negative constant needs
-        // parentheses.
-        if (node.op == Op::kNeg && operand.op == Op::kConstant && !Negative(operand.constant) &&
-            inner.front() != '(') {
-          inner = "(" + inner + ")";
-        }
-        return std::string(node.op == Op::kNeg ? "-" : "!") + Space() + inner;
-      }
-      case Op::kPow:
-        if (OneIn(3)) return Call("pow", operands);
-        *level = 8;
-        return Expr(operands[0], 9) + Space() + "^" + Space() + Expr(operands[1], 7);
-      case Op::kMin:
-        return Call("min", operands);
-      case Op::kMax:
-        return Call("max", operands);
-      case Op::kWeightedSum: {
-        std::string weights = "[" + Space();
-        for (std::size_t i = 0; i < node.weight_count; ++i) {
-          if (i > 0) weights += Space() + "," + Space();
-          weights += Literal(ir_.WeightsOf(node)[i]);
-        }
-        return Call("weighted_sum", operands, weights + Space() + "]");
-      }
       default:
         break;
     }
+    const ir::OpInfo& info = ir::Info(node.op);
+    if (info.syntax == ir::Syntax::kPrefix) {
+      *level = ir::PrefixPrecedence();
+      const ir::Node& operand = ir_.nodes[operands[0]];
+      std::string inner = Expr(operands[0], *level);
+      // "-2" would be the literal -2: NEG of a non-negative constant needs
+      // parentheses.
+      if (node.op == Op::kNeg && operand.op == Op::kConstant && !Negative(operand.constant) &&
+          inner.front() != '(') {
+        inner = "(" + inner + ")";
+      }
+      return std::string(info.spelling) + Space() + inner;
+    }
+    if (info.syntax == ir::Syntax::kInfixRight) {
+      // The call spelling (pow), or base ^ exponent: the base binds tighter
+      // than unary minus, the exponent may be a unary expression.
+      if (!info.call_spelling.empty() && OneIn(3)) return Call(info.call_spelling, operands);
+      *level = info.precedence;
+      return Expr(operands[0], info.precedence + 1) + Space() + std::string(info.spelling) +
+             Space() + Expr(operands[1], std::min(info.precedence, ir::PrefixPrecedence()));
+    }
+    if (info.weighted) {
+      std::string weights = "[" + Space();
+      for (std::size_t i = 0; i < node.weight_count; ++i) {
+        if (i > 0) weights += Space() + "," + Space();
+        weights += Literal(ir_.WeightsOf(node)[i]);
+      }
+      return Call(info.spelling, operands, weights + Space() + "]");
+    }
     if (const int infix = InfixLevel(node.op); infix > 0) {
       *level = infix;
-      return Expr(operands[0], infix) + Space() + InfixSymbol(node.op) + Space() +
+      return Expr(operands[0], infix) + Space() + std::string(info.spelling) + Space() +
              Expr(operands[1], infix + 1);
     }
-    const ir::OpInfo& info = ir::Info(node.op);
     if (info.kind == ir::OpKind::kVector) {
       std::string out =
           std::string(info.spelling) + Space() + "(" + Space() + Name(ir_.NameOf(node.name));
@@ -881,6 +850,21 @@ RC_GTEST_PROP(TextRoundTrip, AnyTokenSequenceGivesASetOrLocatedErrors, ()) {
   RC_ASSERT(again.Serialize(Format::kText) == printed);
   RC_ASSERT(Dump(IrOf(again)) == Dump(IrOf(*set)) || printed.find("min(") != std::string::npos ||
             printed.find("max(") != std::string::npos);
+}
+
+// The generator reaches every row of the operator table, so that a new
+// operator is round-tripped as soon as it has a row.
+TEST(RoundTripGenerator, ReachesEveryOperator) {
+  std::vector<bool> seen(ir::kOpCount, false);
+  const rc::Gen<GenSetSpec> gen = GenSet();
+  for (int i = 0; i < 2000; ++i) {
+    const GenSetSpec spec = gen(rc::Random(static_cast<std::uint64_t>(i) + 1), i % 101).value();
+    const ir::FeatureSetIr ir = BuildIr(spec, /*normalize=*/false);
+    for (const ir::Node& node : ir.nodes) seen[static_cast<int>(node.op)] = true;
+  }
+  for (const ir::OpInfo& info : ir::kOpTable) {
+    EXPECT_TRUE(seen[static_cast<int>(info.op)]) << "never generated: " << info.name;
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -14,5 +14,6 @@
 #define CALCJIT_DEFINE(name, arity) CALCJIT_DEFINE_##arity(name)
 
 extern "C" {
-CALCJIT_VECTOR_KERNELS(CALCJIT_DEFINE)
+#define CALCJIT_VECTOR_CALL(name, arity) CALCJIT_DEFINE(name, arity)
+#include "ir/op_vector_calls.inc"
 }
