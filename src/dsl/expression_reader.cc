@@ -71,10 +71,6 @@ Status ExpressionReader::Visit(ExprRef expr) {
   if (Status status = decoder_->Decode(expr, &decoded, &operands_, &weights_); !status.ok()) {
     return Status::Error(status.kind(), status.message(), PathOf(status.location()));
   }
-  if (!decoded.unsupported_member.empty()) {
-    return ErrorAt(decoded.unsupported_member,
-                   "model expressions are not supported by contract v1 (spec section 6)");
-  }
   if (!decoded.kind) return ErrorAt("", "expression has no kind set (one of " + MemberList() + ")");
   const ir::OpKind kind = *decoded.kind;
   switch (kind) {
@@ -98,12 +94,15 @@ Status ExpressionReader::Visit(ExprRef expr) {
       return ErrorAt(field, "unknown " + message + " operator " + std::to_string(decoded.op));
   }
   if (!op) return InternalError("no operator for " + MessageName(kind));
+  if (kind == ir::OpKind::kModel && decoded.name.empty()) {
+    return ErrorAt("model.name", "model name is empty");
+  }
   if (kind == ir::OpKind::kVector) {
     const ir::NameId lhs = decoded.name.empty() ? ir::kNone : builder_->Intern(decoded.name);
     const ir::NameId rhs = decoded.name2.empty() ? ir::kNone : builder_->Intern(decoded.name2);
     return AddLeaf(builder_->AddVector(*op, lhs, rhs), scratch);
   }
-  return Open(*op, scratch);
+  return Open(*op, decoded, scratch);
 }
 
 Status ExpressionReader::AddLeaf(ir::NodeId id, const Scratch& scratch) {
@@ -115,7 +114,7 @@ Status ExpressionReader::AddLeaf(ir::NodeId id, const Scratch& scratch) {
   return Status::Ok();
 }
 
-Status ExpressionReader::Open(ir::Op op, const Scratch& scratch) {
+Status ExpressionReader::Open(ir::Op op, const DecodedExpr& decoded, const Scratch& scratch) {
   const ir::OpKind kind = ir::KindOf(op);
   const auto count = static_cast<std::uint32_t>(operands_.size() - scratch.operands_begin);
   const int arity = ir::FixedArity(kind);
@@ -137,7 +136,8 @@ Status ExpressionReader::Open(ir::Op op, const Scratch& scratch) {
   }
   pending_nodes_ += count;
   if (builder_->node_count() + pending_nodes_ > ir::kMaxNodes) return NodeLimitError();
-  frames_.push_back(Frame{op, scratch.operands_begin, count,
+  const ir::NameId name = kind == ir::OpKind::kModel ? builder_->Intern(decoded.name) : ir::kNone;
+  frames_.push_back(Frame{op, name, decoded.output, scratch.operands_begin, count,
                           static_cast<std::uint32_t>(built_.size()), scratch.weights_begin,
                           static_cast<std::uint32_t>(weights_.size() - scratch.weights_begin),
                           scratch.decoder_mark});
@@ -150,9 +150,18 @@ void ExpressionReader::Close() {
   const std::span<const ir::NodeId> operands(built_.data() + frame.built_begin,
                                              frame.operand_count);
   const std::span<const float> weights(weights_.data() + frame.weights_begin, frame.weight_count);
-  const ir::NodeId id = ir::KindOf(frame.op) == ir::OpKind::kNary
-                            ? builder_->AddNary(frame.op, operands, weights)
-                            : builder_->AddOp(frame.op, operands);
+  ir::NodeId id = 0;
+  switch (ir::KindOf(frame.op)) {
+    case ir::OpKind::kNary:
+      id = builder_->AddNary(frame.op, operands, weights);
+      break;
+    case ir::OpKind::kModel:
+      id = builder_->AddModelCall(frame.name, operands, frame.output);
+      break;
+    default:
+      id = builder_->AddOp(frame.op, operands);
+      break;
+  }
   built_.resize(frame.built_begin);
   operands_.resize(frame.operands_begin);
   weights_.resize(frame.weights_begin);

@@ -34,20 +34,15 @@ struct ExprRef {
   bool present() const { return first != kAbsent; }
 };
 
-// Expression.kind's member 9, model (contract v2, spec section 6), has no
-// kind yet: decoders report it as unsupported and the reader rejects it.
-inline constexpr std::uint32_t kModelMember = 9;
-
 struct DecodedExpr {
   // The kind of the member of Expression.kind that is set (the kind table,
   // ir/kind.h, maps members to kinds); none when no member is set.
   std::optional<ir::OpKind> kind;
-  float constant = 0.0f;   // kConstant
-  std::string_view name;   // kRef: the referenced name; kVector: lhs
-  std::string_view name2;  // kVector: rhs
-  std::int32_t op = 0;     // the Operator enum number of the kind's message (0: unset)
-  // The name of a member that is set but has no kind (kModelMember).
-  std::string_view unsupported_member;
+  float constant = 0.0f;     // kConstant
+  std::string_view name;     // kRef: the referenced name; kVector: lhs; kModel: the model
+  std::string_view name2;    // kVector: rhs
+  std::int32_t op = 0;       // the Operator enum number of the kind's message (0: unset)
+  std::uint32_t output = 0;  // kModel: the model's output
 };
 
 class ExpressionDecoder {
@@ -79,16 +74,17 @@ class ExpressionReader {
   // Adds the nodes of the expression `root` (a FeatureDefinition's
   // `expression`, at `root_path`) to the builder and returns the root's id.
   // Errors: an operator that is unset or unknown, an expression with no kind,
-  // a missing operand, an empty feature name, a model expression (rejected by
-  // contract v1, section 6), depth beyond ir::kMaxDepth (as IrBuilder::DepthOf
-  // counts it), more than ir::kMaxNodes nodes in the set, and the decoder's
-  // own errors, each at its field path.
+  // a missing operand, an empty feature or model name, depth beyond
+  // ir::kMaxDepth (as IrBuilder::DepthOf counts it), more than ir::kMaxNodes
+  // nodes in the set, and the decoder's own errors, each at its field path.
   Result<ir::NodeId> Read(ExprRef root, std::string_view root_path);
 
  private:
   // An expression whose operands are being read.
   struct Frame {
     ir::Op op;
+    ir::NameId name;               // Model: the model's name
+    std::uint32_t output;          // Model: its output
     std::uint32_t operands_begin;  // its operands: operands_[begin, +count)
     std::uint32_t operand_count;
     std::uint32_t built_begin;    // ids of its operands read so far: built_[begin, ...)
@@ -108,7 +104,7 @@ class ExpressionReader {
   // or opens a frame for its operands.
   Status Visit(ExprRef expr);
   Status AddLeaf(ir::NodeId id, const Scratch& scratch);
-  Status Open(ir::Op op, const Scratch& scratch);
+  Status Open(ir::Op op, const DecodedExpr& decoded, const Scratch& scratch);
   // Adds the node of the innermost frame, whose operands are all built.
   void Close();
   // The field path of the expression being visited, plus `field`.

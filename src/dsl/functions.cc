@@ -13,7 +13,6 @@ std::optional<FunctionSpec> LookupFunction(std::string_view name) {
                           info.op, info.op};
     }
   }
-  if (name == "model") return FunctionSpec{CallShape::kModel, Op::kConstant, Op::kConstant};
   std::optional<FunctionSpec> found;
   for (const ir::OpInfo& info : ir::kOpTable) {
     if (info.syntax != ir::Syntax::kCall || info.spelling != name) continue;
@@ -36,6 +35,8 @@ std::optional<FunctionSpec> LookupFunction(std::string_view name) {
         return FunctionSpec{CallShape::kAggregate, info.op, info.op};
       case OpKind::kVector:
         return FunctionSpec{CallShape::kVector, info.op, info.op};
+      case OpKind::kModel:
+        return FunctionSpec{CallShape::kModel, info.op, info.op};
       case OpKind::kConstant:
       case OpKind::kRef:
         break;

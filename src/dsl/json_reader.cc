@@ -12,8 +12,10 @@
 #include "dsl/expression_reader.h"
 #include "dsl/json_dom.h"
 #include "dsl/json_scalars.h"
+#include "dsl/model_declarations.h"
 #include "ir/builder.h"
 #include "ir/kind.h"
+#include "ir/model_format.h"
 #include "ir/op.h"
 
 namespace calcjit::dsl {
@@ -35,9 +37,10 @@ constexpr FieldName kInputFields[] = {{"name", "name"},
                                       {"dimension", "dimension"},
                                       {"default_value", "defaultValue"}};
 constexpr FieldName kFeatureFields[] = {{"name", "name"}, {"expression", "expression"}};
+constexpr FieldName kModelFields[] = {{"name", "name"}, {"path", "path"}, {"format", "format"}};
 // The members of Expression.kind, in field-number order (index + 1 is the
 // member's number), from the kind table (ir/kind.h).
-constexpr std::uint32_t kExpressionMembers = 9;
+constexpr std::uint32_t kExpressionMembers = ir::LastMember();
 constexpr std::array<FieldName, kExpressionMembers> ExpressionFields() {
   std::array<FieldName, kExpressionMembers> fields{};
   for (std::uint32_t m = 0; m < kExpressionMembers; ++m) {
@@ -45,7 +48,6 @@ constexpr std::array<FieldName, kExpressionMembers> ExpressionFields() {
       fields[m] = {ir::InfoOf(*kind).member_name, ir::InfoOf(*kind).member_name};
     }
   }
-  fields[kModelMember - 1] = {"model", "model"};
   return fields;
 }
 constexpr std::array<FieldName, kExpressionMembers> kExpressionFields = ExpressionFields();
@@ -154,10 +156,6 @@ Status JsonExpressionDecoder::Decode(ExprRef expr, DecodedExpr* out, std::vector
     member = i;
   }
   if (member == found.size()) return Status::Ok();  // no kind: the reader reports it
-  if (member + 1 == kModelMember) {
-    out->unsupported_member = kExpressionFields[member].name;
-    return Status::Ok();  // the reader rejects model expressions
-  }
   const ir::OpKind kind = *ir::KindOfMember(static_cast<std::uint32_t>(member) + 1);
   const JsonNode& value = dom_.node(found[member]);
   out->kind = kind;
@@ -240,6 +238,17 @@ Status JsonExpressionDecoder::DecodeMessage(ir::OpKind kind, std::uint32_t index
           }
           operands->push_back({e, 1});
         }
+        break;
+      }
+      case ir::FieldType::kIndex: {
+        if (found[f] == kAbsent) break;
+        std::int64_t value = 0;
+        if (std::string error = JsonToInteger(dom_, dom_.node(found[f]), 0,
+                                              std::numeric_limits<std::uint32_t>::max(), &value);
+            !error.empty()) {
+          return UserError(std::move(error), path);
+        }
+        out->output = static_cast<std::uint32_t>(value);
         break;
       }
       case ir::FieldType::kWeights: {
@@ -328,6 +337,39 @@ Status ReadInput(const JsonDom& dom, std::uint32_t index, const std::string& pat
   return Status::Ok();
 }
 
+Status ReadModel(const JsonDom& dom, std::uint32_t index, const std::string& path,
+                 ir::IrBuilder* builder) {
+  std::array<std::uint32_t, std::size(kModelFields)> found;
+  CALCJIT_RETURN_IF_ERROR(CollectFields(dom, index, kModelFields, "ModelDeclaration", path, found));
+  std::string_view strings[2];  // name, path
+  for (std::size_t f = 0; f < 2; ++f) {
+    if (found[f] == kAbsent) continue;
+    const JsonNode& node = dom.node(found[f]);
+    if (node.type != JsonType::kString) {
+      return UserError("expected a string", path + "." + std::string(kModelFields[f].name));
+    }
+    strings[f] = dom.String(node);
+  }
+  std::int32_t format = 0;
+  if (found[2] != kAbsent) {
+    const JsonNode& node = dom.node(found[2]);
+    std::optional<int> named;
+    if (node.type == JsonType::kString) {
+      const std::string_view name = dom.String(node);
+      if (name == "FORMAT_UNSPECIFIED") named = 0;
+      if (name.starts_with("FORMAT_")) {
+        if (const auto known = ir::ModelFormatFromProtoName(name)) {
+          named = ir::ProtoNumberOf(*known);
+        }
+      }
+    }
+    if (std::string error = EnumNumber(dom, node, named, "Format", &format); !error.empty()) {
+      return UserError(std::move(error), path + ".format");
+    }
+  }
+  return AddModel(strings[0], strings[1], format, path, builder);
+}
+
 Status ReadFeature(const JsonDom& dom, std::uint32_t index, const std::string& path,
                    ir::IrBuilder* builder, ExpressionReader* reader) {
   std::array<std::uint32_t, std::size(kFeatureFields)> found;
@@ -376,10 +418,9 @@ Result<ir::FeatureSetIr> ReadJson(std::string_view text) {
                                           return ReadFeature(dom, e, path, &builder, &reader);
                                         }));
 
-  if (found[2] != kAbsent && dom.node(found[2]).size > 0) {
-    return UserError("model declarations are not supported by contract v1 (spec section 6)",
-                     "models[0]");
-  }
+  CALCJIT_RETURN_IF_ERROR(ForEachObject(
+      dom, found[2], "models", "a ModelDeclaration",
+      [&](std::uint32_t e, const std::string& path) { return ReadModel(dom, e, path, &builder); }));
   return std::move(builder).Finish();
 }
 

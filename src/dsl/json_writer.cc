@@ -13,6 +13,7 @@
 #include "dsl/float_text.h"
 #include "dsl/wire_format.h"
 #include "ir/kind.h"
+#include "ir/model_format.h"
 #include "ir/op.h"
 #include "ir/walk.h"
 
@@ -135,7 +136,17 @@ class JsonWriter {
       }
       out_ += "\n  ]";
     }
-    out_ += ir_.inputs.empty() && ir_.features.empty() ? "}\n" : "\n}\n";
+    if (!ir_.models.empty()) {
+      out_ += ir_.inputs.empty() && ir_.features.empty() ? "\n" : ",\n";
+      out_ += "  \"models\": [";
+      for (std::size_t i = 0; i < ir_.models.size(); ++i) {
+        out_ += i == 0 ? "\n    " : ",\n    ";
+        WriteModel(ir_.models[i]);
+      }
+      out_ += "\n  ]";
+    }
+    const bool empty = ir_.inputs.empty() && ir_.features.empty() && ir_.models.empty();
+    out_ += empty ? "}\n" : "\n}\n";
     return std::move(out_);
   }
 
@@ -167,6 +178,23 @@ class JsonWriter {
       AppendFloat(&out_, *input.default_value);
     }
     out_ += '}';
+  }
+
+  void WriteModel(const ir::ModelDecl& model) {
+    out_ += '{';
+    if (const std::string_view name = NameOrEmpty(ir_, model.name); !name.empty()) {
+      out_ += "\"name\": ";
+      AppendString(&out_, name);
+      out_ += ", ";
+    }
+    if (!model.path.empty()) {
+      out_ += "\"path\": ";
+      AppendString(&out_, model.path);
+      out_ += ", ";
+    }
+    out_ += "\"format\": \"FORMAT_";
+    out_ += ir::InfoOf(model.format).proto_name;
+    out_ += "\"}";
   }
 
   void WriteFeature(const ir::FeatureDef& feature) {
@@ -275,6 +303,11 @@ class JsonWriter {
           AppendFloat(&out_, ir_.WeightsOf(node)[i]);
         }
         out_ += ']';
+        return;
+      case ir::FieldType::kIndex:
+        if (node.output == 0) return;
+        NextField(field.name);
+        out_ += std::to_string(node.output);
         return;
       case ir::FieldType::kOperand:
       case ir::FieldType::kOperands:

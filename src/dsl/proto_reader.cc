@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dsl/expression_reader.h"
+#include "dsl/model_declarations.h"
 #include "dsl/proto_validator.h"
 #include "dsl/wire_format.h"
 #include "dsl/wire_schema.h"
@@ -132,10 +133,6 @@ Status ProtoExpressionDecoder::Decode(ExprRef expr, DecodedExpr* out,
     }));
   }
   if (member == 0) return Status::Ok();  // no kind: the reader reports it
-  if (member == kModelMember) {
-    out->unsupported_member = "model";
-    return Status::Ok();  // the reader rejects model expressions
-  }
   const ir::OpKind kind = *ir::KindOfMember(member);
   out->kind = kind;
   if (kind == ir::OpKind::kRef) out->name = Slice(bytes_, name);
@@ -144,7 +141,6 @@ Status ProtoExpressionDecoder::Decode(ExprRef expr, DecodedExpr* out,
 }
 
 bool ProtoExpressionDecoder::IsMessageMember(std::uint32_t number) {
-  if (number == kModelMember) return true;
   const std::optional<ir::OpKind> kind = ir::KindOfMember(number);
   return kind && !ir::InfoOf(*kind).message.empty();
 }
@@ -199,6 +195,10 @@ Status ProtoExpressionDecoder::DecodeOperands(ir::OpKind kind, DecodedExpr* out,
             slots_.emplace_back(static_cast<std::uint32_t>(rank_of(index)), PayloadOf(f));
           }
           return;
+        case ir::FieldType::kIndex:
+          // uint32 keeps the low 32 bits of the varint, as in protobuf.
+          if (f.type == WireType::kVarint) out->output = static_cast<std::uint32_t>(f.varint);
+          return;
       }
     }));
   }
@@ -252,13 +252,13 @@ Result<ir::FeatureSetIr> ReadProto(std::string_view bytes) {
 
   std::vector<Range> inputs;
   std::vector<Range> features;
-  std::size_t model_count = 0;
+  std::vector<Range> models;
   const Range whole{0, static_cast<std::uint32_t>(bytes.size())};
   CALCJIT_RETURN_IF_ERROR(ForEachField(bytes, whole, [&](const WireField& f) {
     if (f.type != WireType::kLen) return;
     if (f.number == field::kSetInputs) inputs.push_back(PayloadOf(f));
     if (f.number == field::kSetFeatures) features.push_back(PayloadOf(f));
-    if (f.number == field::kSetModels) ++model_count;
+    if (f.number == field::kSetModels) models.push_back(PayloadOf(f));
   }));
 
   ir::IrBuilder builder(ir::SourceFormat::kProto);
@@ -292,9 +292,19 @@ Result<ir::FeatureSetIr> ReadProto(std::string_view bytes) {
     builder.EndFeature(name_id, *root_id);
   }
 
-  if (model_count > 0) {
-    return UserError("model declarations are not supported by contract v1 (spec section 6)",
-                     "models[0]");
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    Range name;
+    Range path;
+    std::int64_t format = 0;
+    CALCJIT_RETURN_IF_ERROR(ForEachField(bytes, models[i], [&](const WireField& f) {
+      if (f.number == field::kModelName && f.type == WireType::kLen) name = PayloadOf(f);
+      if (f.number == field::kModelPath && f.type == WireType::kLen) path = PayloadOf(f);
+      if (f.number == field::kModelFormat && f.type == WireType::kVarint) {
+        format = AsInt32(f.varint);  // an enum keeps the low 32 bits
+      }
+    }));
+    CALCJIT_RETURN_IF_ERROR(AddModel(Slice(bytes, name), Slice(bytes, path), format,
+                                     "models[" + std::to_string(i) + "]", &builder));
   }
   return std::move(builder).Finish();
 }

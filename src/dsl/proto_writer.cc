@@ -9,6 +9,7 @@
 #include "dsl/wire_format.h"
 #include "dsl/wire_schema.h"
 #include "ir/kind.h"
+#include "ir/model_format.h"
 #include "ir/walk.h"
 
 namespace calcjit::dsl {
@@ -55,9 +56,11 @@ class ProtoWriter {
     for (const ir::FeatureDef& feature : ir_.features) {
       total += LenFieldSize(FeatureSize(feature));
     }
+    for (const ir::ModelDecl& model : ir_.models) total += LenFieldSize(ModelSize(model));
     out_.reserve(total);
     for (const ir::InputDecl& input : ir_.inputs) WriteInput(input);
     for (const ir::FeatureDef& feature : ir_.features) WriteFeature(feature);
+    for (const ir::ModelDecl& model : ir_.models) WriteModel(model);
     return std::move(out_);
   }
 
@@ -96,6 +99,9 @@ class ProtoWriter {
           case ir::FieldType::kWeights:
             if (node.weight_count > 0) member += LenFieldSize(4 * std::size_t{node.weight_count});
             break;
+          case ir::FieldType::kIndex:
+            if (node.output != 0) member += wire::kSmallTagSize + wire::VarintSize(node.output);
+            break;
         }
       }
       for (const ir::NodeId operand : ir_.OperandsOf(node)) {
@@ -117,6 +123,21 @@ class ProtoWriter {
   std::size_t FeatureSize(const ir::FeatureDef& feature) const {
     return StringFieldSize(NameOrEmpty(ir_, feature.name)) +
            LenFieldSize(expression_size_[feature.root]);
+  }
+
+  std::size_t ModelSize(const ir::ModelDecl& model) const {
+    return StringFieldSize(NameOrEmpty(ir_, model.name)) + StringFieldSize(model.path) +
+           wire::kSmallTagSize +
+           wire::VarintSize(static_cast<std::uint64_t>(ir::ProtoNumberOf(model.format)));
+  }
+
+  void WriteModel(const ir::ModelDecl& model) {
+    wire::AppendTag(&out_, field::kSetModels, WireType::kLen);
+    wire::AppendVarint(&out_, ModelSize(model));
+    WriteString(field::kModelName, NameOrEmpty(ir_, model.name));
+    WriteString(field::kModelPath, model.path);
+    wire::AppendTag(&out_, field::kModelFormat, WireType::kVarint);
+    wire::AppendVarint(&out_, static_cast<std::uint64_t>(ir::ProtoNumberOf(model.format)));
   }
 
   void WriteString(std::uint32_t number, std::string_view text) {
@@ -223,6 +244,11 @@ class ProtoWriter {
           for (const float weight : ir_.WeightsOf(node)) {
             wire::AppendFixed32(&out_, std::bit_cast<std::uint32_t>(weight));
           }
+          break;
+        case ir::FieldType::kIndex:
+          if (!write || node.output == 0) break;
+          wire::AppendTag(&out_, message_field.number, WireType::kVarint);
+          wire::AppendVarint(&out_, node.output);
           break;
         case ir::FieldType::kOperand:
         case ir::FieldType::kOperands:

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "ir/builder.h"
 #include "ir/limits.h"
 #include "ir/location.h"
+#include "ir/model_format.h"
 
 namespace calcjit::dsl {
 
@@ -56,7 +58,7 @@ struct Pending {
   TextPos pos;
   // Calls only.
   FunctionSpec spec{};
-  std::string function;          // as written, for messages
+  std::string function;          // as written, for messages; model(): the model's name
   std::size_t operand_base = 0;  // operands of the call start here
   std::size_t commas = 0;
   std::vector<float> weights;  // weighted_sum
@@ -92,7 +94,7 @@ class TextParser {
   void PushCall(Pending call);
   bool CloseCall(Pending& call);
   bool ParseVectorCall(const FunctionSpec& spec, const std::string& function, TextPos pos);
-  bool FinishModelCall(TextPos pos, const std::string& model);
+  bool FinishModelCall(const Pending& call, std::span<const NodeId> inputs);
   bool Reduce(const Pending& entry);
   bool Push(NodeId node, TextPos pos);
   bool CheckNesting(TextPos pos);
@@ -241,20 +243,33 @@ bool TextParser::ParseInput() {
   return true;
 }
 
-// model NAME = FORMAT("PATH");  Parsed fully, then rejected: contract v1
-// (spec section 6) has no models yet.
+// "'xgboost', 'lightgbm' or 'onnx'": the model formats of the text syntax.
+std::string FormatList() {
+  std::string list;
+  const std::size_t count = std::size(ir::kModelFormats);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i > 0) list += i + 1 == count ? " or " : ", ";
+    list += "'" + std::string(ir::kModelFormats[i].text_name) + "'";
+  }
+  return list;
+}
+
+// model NAME = FORMAT("PATH");  (spec section 6.1)
 bool TextParser::ParseModelDeclaration() {
-  const Token keyword = Take();
+  Take();  // model
   if (Peek().kind != TokenKind::kName) {
     ErrorAt(Peek(), "a model name");
     return false;
   }
   const Token name = Take();
   if (!Expect(TokenKind::kAssign, "'='")) return false;
-  const Token& format = Peek();
-  if (format.kind != TokenKind::kName ||
-      (format.text != "xgboost" && format.text != "lightgbm" && format.text != "onnx")) {
-    ErrorAt(format, "a model format ('xgboost', 'lightgbm' or 'onnx')");
+  const Token& format_token = Peek();
+  const std::optional<ir::ModelFormat> format =
+      format_token.kind == TokenKind::kName && !format_token.quoted
+          ? ir::ModelFormatFromTextName(format_token.text)
+          : std::nullopt;
+  if (!format) {
+    ErrorAt(format_token, "a model format (" + FormatList() + ")");
     return false;
   }
   Take();
@@ -263,10 +278,9 @@ bool TextParser::ParseModelDeclaration() {
     ErrorAt(Peek(), "the model's path as a \"string\"");
     return false;
   }
-  Take();
+  std::string path = Take().text;
   if (!Expect(TokenKind::kRParen, "')'") || !Expect(TokenKind::kSemicolon, "';'")) return false;
-  Error(keyword.pos,
-        "model '" + name.text + "': models are not supported by contract v1 (spec section 6)");
+  builder_.AddModel(ir::ModelDecl{builder_.Intern(name.text), std::move(path), *format, name.pos});
   return true;
 }
 
@@ -575,7 +589,8 @@ bool TextParser::ParseVectorCall(const FunctionSpec& spec, const std::string& fu
   return Push(builder_.AddVector(spec.op, names[0], rhs, pos), pos);
 }
 
-bool TextParser::FinishModelCall(TextPos pos, const std::string& model) {
+// After model(NAME, inputs...): the required [k].
+bool TextParser::FinishModelCall(const Pending& call, std::span<const NodeId> inputs) {
   if (!Expect(TokenKind::kLBracket, "'[' and the index of the model's output")) return false;
   const Token& index = Peek();
   if (index.kind != TokenKind::kNumber ||
@@ -583,12 +598,18 @@ bool TextParser::FinishModelCall(TextPos pos, const std::string& model) {
     ErrorAt(index, "the index of the model's output");
     return false;
   }
+  std::uint32_t output = 0;
+  const auto parsed =
+      std::from_chars(index.source.data(), index.source.data() + index.source.size(), output);
+  if (parsed.ec != std::errc()) {
+    Error(index.pos, "model output index " + std::string(index.source) + " is out of range (0 to " +
+                         std::to_string(std::numeric_limits<std::uint32_t>::max()) + ")");
+    return false;
+  }
   Take();
   if (!Expect(TokenKind::kRBracket, "']'")) return false;
-  Error(pos, "model '" + model + "': models are not supported by contract v1 (spec section 6)");
-  // Parsing goes on (to report later errors too) with a stand-in operand; the
-  // error above means the set is never loaded.
-  return Push(builder_.AddConstant(std::numeric_limits<float>::quiet_NaN(), pos), pos);
+  return Push(builder_.AddModelCall(builder_.Intern(call.function), inputs, output, call.pos),
+              call.pos);
 }
 
 bool TextParser::CloseCall(Pending& call) {
@@ -627,7 +648,7 @@ bool TextParser::CloseCall(Pending& call) {
       node = builder_.AddNary(call.spec.op, args, call.weights, call.pos);
       break;
     case CallShape::kModel:
-      return FinishModelCall(call.pos, call.function);
+      return FinishModelCall(call, args);
     case CallShape::kVector:
       return false;  // parsed by ParseVectorCall, never pushed
   }

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "dsl/float_text.h"
+#include "ir/model_format.h"
 #include "ir/walk.h"
 #include "math/bits.h"
 
@@ -82,6 +83,7 @@ class ExpressionPrinter : public ir::WalkHooks {
   void Leave(NodeId id, ir::WalkPlace place) {
     const Node& node = ir_.nodes[id];
     if (ir::Info(node.op).syntax == Syntax::kCall) out_ += ')';
+    if (ir::KindOf(node.op) == OpKind::kModel) out_ += "[" + std::to_string(node.output) + "]";
     if (NeedsParentheses(node, place)) out_ += ')';
   }
 
@@ -115,10 +117,15 @@ class ExpressionPrinter : public ir::WalkHooks {
   }
 
   // name(, then the arguments that are not expressions: a Vector's input
-  // names, a weighted row's weights.
+  // names, a weighted row's weights, a model call's model.
   void EnterCall(const Node& node, const ir::OpInfo& info) {
     out_ += info.spelling;
     out_ += '(';
+    if (info.kind == OpKind::kModel) {
+      if (node.name != ir::kNone) out_ += QuoteName(ir_.NameOf(node.name));
+      if (node.operand_count > 0) out_ += ", ";
+      return;
+    }
     if (info.kind == OpKind::kVector) {
       if (node.name != ir::kNone) out_ += QuoteName(ir_.NameOf(node.name));
       if (node.name2 != ir::kNone) out_ += ", " + QuoteName(ir_.NameOf(node.name2));
@@ -143,6 +150,17 @@ bool IsPlainNameStart(char c) {
 }
 bool IsPlainNameChar(char c) {
   return IsPlainNameStart(c) || (c >= '0' && c <= '9') || c == '.';
+}
+
+// A string literal: backslash and double quote escaped with a backslash, as
+// the lexer reads them (a path holds no line feed: readers reject one).
+std::string StringLiteral(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
 }
 
 std::string ScopeText(const ir::InputDecl& input) {
@@ -182,6 +200,13 @@ std::string WriteText(const ir::FeatureSetIr& ir) {
     if (input.scope != Scope::kItem || input.dimension > 0) out += ": " + ScopeText(input);
     if (input.default_value) out += " = " + FormatShortestFloat(*input.default_value);
     out += ";\n";
+  }
+  for (const ir::ModelDecl& model : ir.models) {
+    out += "model ";
+    out += QuoteName(ir.NameOf(model.name));
+    out += " = ";
+    out += ir::InfoOf(model.format).text_name;
+    out += "(" + StringLiteral(model.path) + ");\n";
   }
   ExpressionPrinter printer(ir, &out);
   ir::ExpressionWalker walker;

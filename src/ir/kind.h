@@ -26,6 +26,7 @@ enum class OpKind : std::uint8_t {
   kNary,
   kVector,
   kAggregate,
+  kModel,  // a trained model's output on its inputs (contract v2, spec section 6)
 };
 
 // What a field of a kind's message holds.
@@ -33,8 +34,9 @@ enum class FieldType : std::uint8_t {
   kOperator,  // the message's own Operator enum
   kOperand,   // one Expression
   kOperands,  // repeated Expression, in operand order
-  kName,      // a string naming an input (Vector's lhs and rhs)
+  kName,      // a string naming an input (Vector's lhs and rhs) or a model (Model's name)
   kWeights,   // repeated float (Nary), packed on the wire
+  kIndex,     // a uint32: Model's output
 };
 
 struct MessageField {
@@ -113,6 +115,15 @@ inline constexpr KindInfo kKindTable[] = {
      {{{"operator", "operator", 1, FieldType::kOperator},
        {"operand", "operand", 2, FieldType::kOperand}}},
      2,
+     0},
+    {OpKind::kModel,
+     9,
+     "model",
+     "Model",
+     {{{"name", "name", 1, FieldType::kName},
+       {"inputs", "inputs", 2, FieldType::kOperands},
+       {"output", "output", 3, FieldType::kIndex}}},
+     3,
      0},
 };
 

@@ -74,4 +74,9 @@ std::string FeatureLocation(const FeatureSetIr& ir, std::size_t feature, std::st
   return WithField("features[" + std::to_string(feature) + "]", field);
 }
 
+std::string ModelLocation(const FeatureSetIr& ir, std::size_t model, std::string_view field) {
+  if (ir.source == SourceFormat::kText) return FormatTextPos(ir.models[model].pos);
+  return WithField("models[" + std::to_string(model) + "]", field);
+}
+
 }  // namespace calcjit::ir

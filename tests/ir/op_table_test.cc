@@ -9,6 +9,7 @@
 
 #include "calcjit/v1/feature_set.pb.h"
 #include "ir/kind.h"
+#include "ir/model_format.h"
 #include "ir/op.h"
 
 namespace calcjit::ir {
@@ -33,6 +34,8 @@ bool TypeMatches(FieldType type, const pb::FieldDescriptor& field) {
       return field.type() == pb::FieldDescriptor::TYPE_STRING && !field.is_repeated();
     case FieldType::kWeights:
       return field.type() == pb::FieldDescriptor::TYPE_FLOAT && field.is_repeated();
+    case FieldType::kIndex:
+      return field.type() == pb::FieldDescriptor::TYPE_UINT32 && !field.is_repeated();
   }
   return false;
 }
@@ -66,14 +69,27 @@ TEST(KindTable, EveryKindIsTheExpressionMemberOfItsNumberAndName) {
   }
 }
 
-TEST(KindTable, EveryExpressionMemberHasAKindButModel) {
-  // Model (contract v2, section 6) is read and rejected by the readers until
-  // its kind exists.
+TEST(KindTable, EveryExpressionMemberHasAKind) {
   for (int m = 0; m < ExpressionKinds().field_count(); ++m) {
     const pb::FieldDescriptor& member = *ExpressionKinds().field(m);
-    if (member.name() == "model") continue;
     EXPECT_TRUE(KindOfMember(static_cast<std::uint32_t>(member.number()))) << member.name();
   }
+  EXPECT_EQ(LastMember(), 9u);
+}
+
+TEST(ModelFormats, AreTheSchemasFormats) {
+  const pb::EnumDescriptor& formats = *v1::ModelDeclaration::Format_descriptor();
+  EXPECT_EQ(static_cast<std::size_t>(formats.value_count()), std::size(kModelFormats) + 1);
+  for (const ModelFormatInfo& info : kModelFormats) {
+    const pb::EnumValueDescriptor* value = formats.FindValueByNumber(ProtoNumberOf(info.format));
+    ASSERT_NE(value, nullptr) << info.text_name;
+    EXPECT_EQ(value->name(), "FORMAT_" + std::string(info.proto_name));
+    EXPECT_EQ(ModelFormatFromProtoName(value->name()), info.format);
+    EXPECT_EQ(ModelFormatFromTextName(info.text_name), info.format);
+  }
+  EXPECT_FALSE(ModelFormatFromNumber(0));  // FORMAT_UNSPECIFIED is never a format
+  EXPECT_FALSE(ModelFormatFromNumber(4));
+  EXPECT_FALSE(ModelFormatFromProtoName("FORMAT_UNSPECIFIED"));
 }
 
 TEST(KindTable, OperandFieldsAndPaths) {
@@ -90,6 +106,9 @@ TEST(KindTable, OperandFieldsAndPaths) {
   EXPECT_EQ(OperandPath(OpKind::kNary, 7), "nary.operands[7]");
   EXPECT_EQ(OperandPath(OpKind::kAggregate, 0), "aggregate.operand");
   EXPECT_EQ(OperandPath(OpKind::kVector, 0), "?");
+  EXPECT_EQ(FixedArity(OpKind::kModel), -1);
+  EXPECT_EQ(InfoOf(OpKind::kModel).min_operands, 0u);  // no inputs: the model's feature names
+  EXPECT_EQ(OperandPath(OpKind::kModel, 1), "model.inputs[1]");
   EXPECT_TRUE(HasOperatorField(OpKind::kBinary));
   EXPECT_FALSE(HasOperatorField(OpKind::kConditional));
 }

@@ -1586,6 +1586,9 @@ TEST(GeneratorCoverage, ReachesEveryOperatorAndShape) {
   }
   for (const ir::OpInfo& info : ir::kOpTable) {
     if (info.kind == OpKind::kConstant || info.kind == OpKind::kRef) continue;
+    // Model calls (spec section 6) are evaluated by no backend yet, so
+    // there is nothing to compare; the round-trip tests generate them.
+    if (info.kind == OpKind::kModel) continue;
     EXPECT_TRUE(coverage.ops.count(info.op)) << "never generated: " << info.name;
   }
   for (std::uint32_t d : {1u, 8u, 9u, 16u, 17u, 20u}) {

@@ -40,6 +40,7 @@
 #include "dsl/text_parser.h"
 #include "dsl/text_printer.h"
 #include "ir/builder.h"
+#include "ir/model_format.h"
 #include "ir/op.h"
 #include "runtime/internal.h"
 #include "tests/dsl/ir_test_util.h"
@@ -78,11 +79,27 @@ struct GenFeature {
   GenExprNode expression;
 };
 
+// model NAME = FORMAT("PATH"); the name and the path by style.
+struct GenModel {
+  std::uint32_t style = 0;
+  std::uint32_t format = 0;  // index into ir::kModelFormats
+  std::uint32_t path = 0;    // index into kModelPaths
+};
+
 struct GenSetSpec {
   std::vector<GenInput> inputs;
   std::vector<GenFeature> features;
   std::uint32_t noise_seed = 0;  // for the noisy renderer only
+  std::vector<GenModel> models;
 };
+
+// Model paths with everything a string literal must carry: quotes and
+// backslashes (escaped, or a lone backslash), spaces, a tab, a CR, non-ASCII,
+// '#' and ';' (not comments or ends inside a string), the empty path.
+const char* const kModelPaths[] = {
+    "ranker.json", "models/a b/c.txt", "q\"uote\"d.onnx", "C:\\dir\\m.json",
+    "trail\\",     "tab\tcr\r#;.txt",  "größe/日本.onnx", "",
+    "\\\"\\"};
 
 // ---------------------------------------------------------------------------
 // Generators.
@@ -246,6 +263,23 @@ rc::Gen<GenExprNode> GenOpNode(rc::Gen<Op> ops, int min_count, int max_count, bo
   });
 }
 
+// A model call: operands from GenOpNode (none to three), the model and the
+// output k chosen apart (mostly small; sometimes the largest uint32).
+rc::Gen<GenExprNode> GenModelCall(int depth) {
+  return rc::gen::apply(
+      [](GenExprNode call, std::uint32_t model, std::uint32_t output) {
+        call.a = model;
+        call.b = output;
+        return call;
+      },
+      GenOpNode(GenOpOf(OpsOf(ir::OpKind::kModel)), 0, 3, false, depth),
+      rc::gen::inRange<std::uint32_t>(0, 16),
+      rc::gen::weightedOneOf<std::uint32_t>(
+          {{6, rc::gen::inRange<std::uint32_t>(0, 4)},
+           {1, rc::gen::just(std::numeric_limits<std::uint32_t>::max())},
+           {1, rc::gen::arbitrary<std::uint32_t>()}}));
+}
+
 rc::Gen<GenExprNode> GenExpr(int depth) {
   using ir::OpKind;
   if (depth <= 0) return GenLeaf();
@@ -260,6 +294,7 @@ rc::Gen<GenExprNode> GenExpr(int depth) {
       {2, GenOpNode(GenOpOf(NaryOps(false)), 1, 4, false, depth)},
       {1, GenOpNode(GenOpOf(NaryOps(true)), 1, 4, true, depth)},
       {1, fixed(OpKind::kAggregate)},
+      {1, GenModelCall(depth)},
   });
 }
 
@@ -298,17 +333,27 @@ rc::Gen<std::vector<T>> SmallVector(rc::Gen<T> element) {
   });
 }
 
+rc::Gen<GenModel> GenModelSpec() {
+  return rc::gen::apply(
+      [](std::uint32_t style, std::uint32_t format, std::uint32_t path) {
+        return GenModel{style, format, path};
+      },
+      rc::gen::inRange<std::uint32_t>(0, kNameStyles),
+      rc::gen::inRange<std::uint32_t>(0, std::size(ir::kModelFormats)),
+      rc::gen::inRange<std::uint32_t>(0, std::size(kModelPaths)));
+}
+
 rc::Gen<GenSetSpec> GenSet() {
   // The noise seed comes first so that it shrinks first (0: no noise).
   return rc::gen::apply(
       [](std::uint32_t seed, std::vector<GenInput> inputs, GenFeature first,
-         std::vector<GenFeature> more) {
-        GenSetSpec spec{std::move(inputs), {std::move(first)}, seed};
+         std::vector<GenFeature> more, std::vector<GenModel> models) {
+        GenSetSpec spec{std::move(inputs), {std::move(first)}, seed, std::move(models)};
         for (GenFeature& f : more) spec.features.push_back(std::move(f));
         return spec;
       },
       rc::gen::arbitrary<std::uint32_t>(), SmallVector(GenInputSpec()), GenFeatureSpec(),
-      SmallVector(GenFeatureSpec()));
+      SmallVector(GenFeatureSpec()), SmallVector(GenModelSpec()));
 }
 
 // ---------------------------------------------------------------------------
@@ -322,6 +367,8 @@ std::string StyledName(char kind, std::uint32_t index, std::uint32_t style) {
   static const char* const kInputSpecial[] = {"input", "item", "query", "abs", "pow", "Inf"};
   static const char* const kFeatureSpecial[] = {"model", "log", "rank", "min", "if", "NaN"};
   static const char* const kImplicitSpecial[] = {"inf", "nan", "sum", "dot", "norm", "softmax"};
+  // Model names are a namespace of their own: some are also feature names.
+  static const char* const kModelSpecial[] = {"model", "xgboost", "log", "rank", "if", "onnx"};
   const std::string base = std::string(1, kind) + std::to_string(index);
   switch (style % kNameStyles) {
     case 0:
@@ -341,6 +388,7 @@ std::string StyledName(char kind, std::uint32_t index, std::uint32_t style) {
     default: {
       const char* const* list = kind == 'i'   ? kInputSpecial
                                 : kind == 'f' ? kFeatureSpecial
+                                : kind == 'm' ? kModelSpecial
                                               : kImplicitSpecial;
       return index < 6 ? list[index] : base;
     }
@@ -370,9 +418,19 @@ class Resolver {
       feature_names_.push_back(StyledName('f', f, spec.features[f].style));
     }
     for (const GenInput& input : spec.inputs) dimensions_.push_back(input.dimension);
+    for (std::uint32_t m = 0; m < spec.models.size(); ++m) {
+      model_names_.push_back(StyledName('m', m, spec.models[m].style));
+    }
   }
 
   const std::string& InputName(std::uint32_t i) const { return input_names_[i]; }
+  const std::string& ModelName(std::uint32_t m) const { return model_names_[m]; }
+  // The model a call names, or nullopt when the set declares none (the node
+  // then reads an implicit column).
+  std::optional<std::string> CalledModel(const GenExprNode& e) const {
+    if (model_names_.empty()) return std::nullopt;
+    return model_names_[e.a % model_names_.size()];
+  }
   const std::string& FeatureName(std::uint32_t f) const { return feature_names_[f]; }
 
   // The name a column reference in definition `feature` stands for, and
@@ -402,6 +460,7 @@ class Resolver {
  private:
   std::vector<std::string> input_names_;
   std::vector<std::string> feature_names_;
+  std::vector<std::string> model_names_;
   std::vector<std::uint32_t> scalars_;
   std::vector<std::uint32_t> vectors_;
   std::vector<std::uint32_t> dimensions_;
@@ -437,6 +496,13 @@ class IrEmitter {
       if (input.dimension == 0) decl.default_value = input.default_value;
       builder_.AddInput(decl);
     }
+    for (std::uint32_t m = 0; m < spec.models.size(); ++m) {
+      const GenModel& model = spec.models[m];
+      builder_.AddModel(ir::ModelDecl{builder_.Intern(resolver_.ModelName(m)),
+                                      kModelPaths[model.path],
+                                      ir::kModelFormats[model.format].format,
+                                      {}});
+    }
     for (std::uint32_t f = 0; f < spec.features.size(); ++f) {
       builder_.BeginFeature();
       const ir::NodeId root = Emit(spec.features[f].expression, f);
@@ -465,8 +531,14 @@ class IrEmitter {
       case Kind::kOp:
         break;
     }
+    std::optional<std::string> model;
+    if (ir::KindOf(e.op) == ir::OpKind::kModel) {
+      model = resolver_.CalledModel(e);
+      if (!model) return Column(e, feature);  // before any operand is emitted
+    }
     std::vector<ir::NodeId> operands;
     for (const GenExprNode& operand : e.operands) operands.push_back(Emit(operand, feature));
+    if (model) return builder_.AddModelCall(builder_.Intern(*model), operands, e.b);
     const Op op = Normalized(e.op, operands.size(), normalize_);
     if (ir::Info(op).weighted) return builder_.AddNary(op, operands, e.weights);
     return builder_.AddOp(op, operands);
@@ -517,14 +589,21 @@ class NoisyRenderer {
 
   std::string Render() {
     std::string out;
-    // Inputs and definitions interleaved, each kind in its own order.
+    // Inputs, model declarations and definitions interleaved, each kind in
+    // its own order.
     std::size_t next_input = 0;
+    std::size_t next_model = 0;
     std::size_t next_feature = 0;
-    while (next_input < ir_.inputs.size() || next_feature < ir_.features.size()) {
-      const bool input =
-          next_feature == ir_.features.size() || (next_input < ir_.inputs.size() && OneIn(2));
-      out += input ? RenderInput(ir_.inputs[next_input++])
-                   : RenderFeature(ir_.features[next_feature++]);
+    while (next_input < ir_.inputs.size() || next_model < ir_.models.size() ||
+           next_feature < ir_.features.size()) {
+      const bool features_left = next_feature < ir_.features.size();
+      if (next_input < ir_.inputs.size() && (!features_left || OneIn(2))) {
+        out += RenderInput(ir_.inputs[next_input++]);
+      } else if (next_model < ir_.models.size() && (!features_left || OneIn(2))) {
+        out += RenderModel(ir_.models[next_model++]);
+      } else {
+        out += RenderFeature(ir_.features[next_feature++]);
+      }
       out += Space(true);
     }
     return out;
@@ -599,6 +678,27 @@ class NoisyRenderer {
     return out + ";";
   }
 
+  // A string literal, by spec section 4's reading: \" and \\ escape; a
+  // backslash before any other character stands for itself, so noise may
+  // leave such a backslash bare.
+  std::string String(std::string_view text) {
+    std::string out = "\"";
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      const bool bare_ok =
+          c == '\\' && i + 1 < text.size() && text[i + 1] != '"' && text[i + 1] != '\\';
+      if (c == '"' || (c == '\\' && !(bare_ok && OneIn(2)))) out += '\\';
+      out += c;
+    }
+    return out + "\"";
+  }
+
+  std::string RenderModel(const ir::ModelDecl& model) {
+    return "model" + Space(true) + Name(ir_.NameOf(model.name)) + Space() + "=" + Space() +
+           std::string(ir::InfoOf(model.format).text_name) + Space() + "(" + Space() +
+           String(model.path) + Space() + ")" + Space() + ";";
+  }
+
   std::string RenderFeature(const ir::FeatureDef& feature) {
     return Name(ir_.NameOf(feature.name)) + Space() + "=" + Space() + Expr(feature.root, 0) +
            Space() + ";";
@@ -650,6 +750,13 @@ class NoisyRenderer {
         break;
     }
     const ir::OpInfo& info = ir::Info(node.op);
+    if (info.kind == ir::OpKind::kModel) {
+      // model(NAME, inputs...)[k], k possibly with leading zeros.
+      std::string index = std::to_string(node.output);
+      if (OneIn(4)) index = "00" + index;
+      return Call(info.spelling, operands, Name(ir_.NameOf(node.name))) + Space() + "[" + Space() +
+             index + Space() + "]";
+    }
     if (info.syntax == ir::Syntax::kPrefix) {
       *level = ir::PrefixPrecedence();
       const ir::Node& operand = ir_.nodes[operands[0]];

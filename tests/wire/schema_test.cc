@@ -33,6 +33,8 @@ FieldKind ExpectedKind(ir::FieldType type) {
       return FieldKind::kString;
     case ir::FieldType::kWeights:
       return FieldKind::kPackedFloat;
+    case ir::FieldType::kIndex:
+      return FieldKind::kVarint;
   }
   return FieldKind::kUnknown;
 }

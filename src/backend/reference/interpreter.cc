@@ -89,6 +89,12 @@ class ReferenceExecutable final : public Executable {
         case OpKind::kAggregate:
           Aggregate(node.op, operands[0], &out);
           break;
+        case OpKind::kModel:
+          // Never reached: ir::MakePlan refuses every plan that needs a model
+          // call until models are evaluated (src/model). Should one get
+          // here, it is NaN ("missing"), not garbage.
+          std::fill(out.begin(), out.end(), math::CanonicalNan());
+          break;
       }
       return out;
     }
