@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "backend/vm/kernels.h"
+#include "backend/kernels/kernels.h"
 #include "bench/bench_cases.h"
 #include "calcjit/engine.h"
 #include "examples/ranking/example_data.h"
@@ -210,10 +210,10 @@ TranscendentalColumn FindTranscendentalColumn(const std::string& function,
   for (const Function& f : Functions()) {
     if (function != f.name) continue;
     const int op = static_cast<int>(f.op);
-    if (path == "vm-baseline") return vm::baseline::Kernels().unary[op];
-    if (path == "vm-avx2" && IsIsaSupported(Isa::kAvx2)) return vm::avx2::Kernels().unary[op];
+    if (path == "vm-baseline") return kernels::baseline::Kernels().unary[op];
+    if (path == "vm-avx2" && IsIsaSupported(Isa::kAvx2)) return kernels::avx2::Kernels().unary[op];
     if (path == "vm-avx512" && IsIsaSupported(Isa::kAvx512)) {
-      return vm::avx512::Kernels().unary[op];
+      return kernels::avx512::Kernels().unary[op];
     }
     if (path == "libmvec-8" && IsIsaSupported(Isa::kAvx2)) return f.mvec8;
     if (path == "dd-avx512" && IsIsaSupported(Isa::kAvx512)) return f.double_double;
@@ -237,16 +237,16 @@ void RegisterTranscendentalBenchmarks() {
     const std::string base = std::string(kPrefix) + f.name + "/";
     const int op = static_cast<int>(f.op);
     Register(base + "vm-baseline", [&f, op](benchmark::State& state) {
-      RunColumn(state, vm::baseline::Kernels().unary[op], f);
+      RunColumn(state, kernels::baseline::Kernels().unary[op], f);
     });
     if (avx2) {
       Register(base + "vm-avx2", [&f, op](benchmark::State& state) {
-        RunColumn(state, vm::avx2::Kernels().unary[op], f);
+        RunColumn(state, kernels::avx2::Kernels().unary[op], f);
       });
     }
     if (avx512) {
       Register(base + "vm-avx512", [&f, op](benchmark::State& state) {
-        RunColumn(state, vm::avx512::Kernels().unary[op], f);
+        RunColumn(state, kernels::avx512::Kernels().unary[op], f);
       });
     }
     if (avx512) {

@@ -11,62 +11,23 @@ namespace calcjit::dsl {
 
 namespace {
 
-ir::OpKind OpKindOf(ExprKind kind) {
-  switch (kind) {
-    case ExprKind::kUnary:
-      return ir::OpKind::kUnary;
-    case ExprKind::kBinary:
-      return ir::OpKind::kBinary;
-    case ExprKind::kConditional:
-      return ir::OpKind::kConditional;
-    case ExprKind::kVector:
-      return ir::OpKind::kVector;
-    case ExprKind::kNary:
-      return ir::OpKind::kNary;
-    case ExprKind::kAggregate:
-      return ir::OpKind::kAggregate;
-    case ExprKind::kConstant:
-      return ir::OpKind::kConstant;
-    case ExprKind::kFeature:
-    case ExprKind::kNone:
-    case ExprKind::kModel:
-      break;
-  }
-  return ir::OpKind::kRef;
+// The message name of a kind, as errors spell it ("Expression" for leaves).
+std::string MessageName(ir::OpKind kind) {
+  const std::string_view message = ir::InfoOf(kind).message;
+  return message.empty() ? "Expression" : std::string(message);
 }
 
-// The message name of a kind, as errors spell it.
-std::string_view MessageName(ir::OpKind kind) {
-  switch (kind) {
-    case ir::OpKind::kUnary:
-      return "Unary";
-    case ir::OpKind::kBinary:
-      return "Binary";
-    case ir::OpKind::kConditional:
-      return "Conditional";
-    case ir::OpKind::kVector:
-      return "Vector";
-    case ir::OpKind::kNary:
-      return "Nary";
-    case ir::OpKind::kAggregate:
-      return "Aggregate";
-    case ir::OpKind::kConstant:
-    case ir::OpKind::kRef:
-      break;
+// "one of constant, feature, unary, ...": every member of Expression.kind,
+// in field-number order.
+std::string MemberList() {
+  std::string list;
+  for (std::uint32_t member = 1; member <= ir::LastMember(); ++member) {
+    const std::optional<ir::OpKind> kind = ir::KindOfMember(member);
+    if (!kind) continue;
+    if (!list.empty()) list += ", ";
+    list += ir::InfoOf(*kind).member_name;
   }
-  return "Expression";
-}
-
-// The name of the `index`-th operand field of a fixed-arity kind.
-std::string_view OperandName(ir::OpKind kind, std::size_t index) {
-  switch (kind) {
-    case ir::OpKind::kBinary:
-      return index == 0 ? "lhs" : "rhs";
-    case ir::OpKind::kConditional:
-      return index == 0 ? "condition" : (index == 1 ? "then" : "otherwise");
-    default:
-      return "operand";
-  }
+  return list;
 }
 
 }  // namespace
@@ -110,46 +71,38 @@ Status ExpressionReader::Visit(ExprRef expr) {
   if (Status status = decoder_->Decode(expr, &decoded, &operands_, &weights_); !status.ok()) {
     return Status::Error(status.kind(), status.message(), PathOf(status.location()));
   }
-  switch (decoded.kind) {
-    case ExprKind::kNone:
-      return ErrorAt("",
-                     "expression has no kind set (one of constant, feature, unary, binary, "
-                     "conditional, vector, nary, aggregate)");
-    case ExprKind::kModel:
-      return ErrorAt("model",
-                     "model expressions are not supported by contract v1 (spec section 6)");
-    case ExprKind::kConstant:
+  if (!decoded.kind) return ErrorAt("", "expression has no kind set (one of " + MemberList() + ")");
+  const ir::OpKind kind = *decoded.kind;
+  switch (kind) {
+    case ir::OpKind::kConstant:
       return AddLeaf(builder_->AddConstant(decoded.constant), scratch);
-    case ExprKind::kFeature:
+    case ir::OpKind::kRef:
       if (decoded.name.empty()) return ErrorAt("feature", "feature name is empty");
       return AddLeaf(builder_->AddRef(builder_->Intern(decoded.name)), scratch);
-    case ExprKind::kUnary:
-    case ExprKind::kBinary:
-    case ExprKind::kConditional:
-    case ExprKind::kVector:
-    case ExprKind::kNary:
-    case ExprKind::kAggregate:
+    default:
       break;
   }
-  const ir::OpKind kind = OpKindOf(decoded.kind);
-  ir::Op op = ir::Op::kIf;  // Conditional has no operator field
-  if (kind != ir::OpKind::kConditional) {
+  std::optional<ir::Op> op = ir::SoleOpOf(kind);  // a message without an Operator enum
+  if (ir::HasOperatorField(kind)) {
     const std::string field = std::string(ir::ExpressionFieldName(kind)) + ".operator";
-    const std::string message(MessageName(kind));
+    const std::string message = MessageName(kind);
     if (decoded.op == 0) {
       return ErrorAt(field, message + " operator is OPERATOR_UNSPECIFIED (not set)");
     }
-    const std::optional<ir::Op> found = ir::OpFromProtoNumber(kind, decoded.op);
-    if (!found)
+    op = ir::OpFromProtoNumber(kind, decoded.op);
+    if (!op)
       return ErrorAt(field, "unknown " + message + " operator " + std::to_string(decoded.op));
-    op = *found;
+  }
+  if (!op) return InternalError("no operator for " + MessageName(kind));
+  if (kind == ir::OpKind::kModel && decoded.name.empty()) {
+    return ErrorAt("model.name", "model name is empty");
   }
   if (kind == ir::OpKind::kVector) {
     const ir::NameId lhs = decoded.name.empty() ? ir::kNone : builder_->Intern(decoded.name);
     const ir::NameId rhs = decoded.name2.empty() ? ir::kNone : builder_->Intern(decoded.name2);
-    return AddLeaf(builder_->AddVector(op, lhs, rhs), scratch);
+    return AddLeaf(builder_->AddVector(*op, lhs, rhs), scratch);
   }
-  return Open(op, scratch);
+  return Open(*op, decoded, scratch);
 }
 
 Status ExpressionReader::AddLeaf(ir::NodeId id, const Scratch& scratch) {
@@ -161,7 +114,7 @@ Status ExpressionReader::AddLeaf(ir::NodeId id, const Scratch& scratch) {
   return Status::Ok();
 }
 
-Status ExpressionReader::Open(ir::Op op, const Scratch& scratch) {
+Status ExpressionReader::Open(ir::Op op, const DecodedExpr& decoded, const Scratch& scratch) {
   const ir::OpKind kind = ir::KindOf(op);
   const auto count = static_cast<std::uint32_t>(operands_.size() - scratch.operands_begin);
   const int arity = ir::FixedArity(kind);
@@ -171,17 +124,20 @@ Status ExpressionReader::Open(ir::Op op, const Scratch& scratch) {
     }
     for (std::uint32_t i = 0; i < count; ++i) {
       if (!operands_[scratch.operands_begin + i].present()) {
-        return ErrorAt(ir::OperandField(op, i),
-                       "missing operand: " + std::string(MessageName(kind)) + "." +
-                           std::string(OperandName(kind, i)) + " is not set");
+        return ErrorAt(ir::OperandPath(kind, i),
+                       "missing operand: " + MessageName(kind) + "." +
+                           std::string(ir::OperandFieldOf(kind, i)->name) + " is not set");
       }
     }
-  } else if (count == 0) {
-    return ErrorAt("nary.operands", "Nary has no operands (it needs at least one)");
+  } else if (count < ir::InfoOf(kind).min_operands) {
+    const ir::MessageField& field = *ir::OperandFieldOf(kind, 0);
+    return ErrorAt(std::string(ir::ExpressionFieldName(kind)) + "." + std::string(field.name),
+                   MessageName(kind) + " has no operands (it needs at least one)");
   }
   pending_nodes_ += count;
   if (builder_->node_count() + pending_nodes_ > ir::kMaxNodes) return NodeLimitError();
-  frames_.push_back(Frame{op, scratch.operands_begin, count,
+  const ir::NameId name = kind == ir::OpKind::kModel ? builder_->Intern(decoded.name) : ir::kNone;
+  frames_.push_back(Frame{op, name, decoded.output, scratch.operands_begin, count,
                           static_cast<std::uint32_t>(built_.size()), scratch.weights_begin,
                           static_cast<std::uint32_t>(weights_.size() - scratch.weights_begin),
                           scratch.decoder_mark});
@@ -194,9 +150,18 @@ void ExpressionReader::Close() {
   const std::span<const ir::NodeId> operands(built_.data() + frame.built_begin,
                                              frame.operand_count);
   const std::span<const float> weights(weights_.data() + frame.weights_begin, frame.weight_count);
-  const ir::NodeId id = ir::KindOf(frame.op) == ir::OpKind::kNary
-                            ? builder_->AddNary(frame.op, operands, weights)
-                            : builder_->AddOp(frame.op, operands);
+  ir::NodeId id = 0;
+  switch (ir::KindOf(frame.op)) {
+    case ir::OpKind::kNary:
+      id = builder_->AddNary(frame.op, operands, weights);
+      break;
+    case ir::OpKind::kModel:
+      id = builder_->AddModelCall(frame.name, operands, frame.output);
+      break;
+    default:
+      id = builder_->AddOp(frame.op, operands);
+      break;
+  }
   built_.resize(frame.built_begin);
   operands_.resize(frame.operands_begin);
   weights_.resize(frame.weights_begin);

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "calcjit/status.h"
 #include "ir/builder.h"
 #include "ir/feature_set_ir.h"
+#include "ir/kind.h"
 #include "ir/op.h"
 
 namespace calcjit::dsl {
@@ -32,35 +34,24 @@ struct ExprRef {
   bool present() const { return first != kAbsent; }
 };
 
-// The member of Expression.kind that is set; values are the field numbers.
-enum class ExprKind : std::uint8_t {
-  kNone = 0,
-  kConstant = 1,
-  kFeature = 2,
-  kUnary = 3,
-  kBinary = 4,
-  kConditional = 5,
-  kVector = 6,
-  kNary = 7,
-  kAggregate = 8,
-  kModel = 9,
-};
-
 struct DecodedExpr {
-  ExprKind kind = ExprKind::kNone;
-  float constant = 0.0f;   // kConstant
-  std::string_view name;   // kFeature: the referenced name; kVector: lhs
-  std::string_view name2;  // kVector: rhs
-  std::int32_t op = 0;     // the Operator enum number of the kind's message (0: unset)
+  // The kind of the member of Expression.kind that is set (the kind table,
+  // ir/kind.h, maps members to kinds); none when no member is set.
+  std::optional<ir::OpKind> kind;
+  float constant = 0.0f;     // kConstant
+  std::string_view name;     // kRef: the referenced name; kVector: lhs; kModel: the model
+  std::string_view name2;    // kVector: rhs
+  std::int32_t op = 0;       // the Operator enum number of the kind's message (0: unset)
+  std::uint32_t output = 0;  // kModel: the model's output
 };
 
 class ExpressionDecoder {
  public:
   virtual ~ExpressionDecoder() = default;
 
-  // Decodes one Expression. Operands go to the end of `operands`: for Unary,
-  // Binary, Conditional and Aggregate one per operand field in field order
-  // (absent ones included, as ExprRef{}), for Nary one per element. Nary
+  // Decodes one Expression. Operands go to the end of `operands`: one per
+  // kOperand field of the kind's message, in field order (absent ones
+  // included, as ExprRef{}), or one per element of its kOperands field. Nary
   // weights go to the end of `weights`. String views stay valid until the
   // next call. On error the Status's location is the problem's field path
   // relative to this expression: "" for the expression itself,
@@ -83,16 +74,17 @@ class ExpressionReader {
   // Adds the nodes of the expression `root` (a FeatureDefinition's
   // `expression`, at `root_path`) to the builder and returns the root's id.
   // Errors: an operator that is unset or unknown, an expression with no kind,
-  // a missing operand, an empty feature name, a model expression (rejected by
-  // contract v1, section 6), depth beyond ir::kMaxDepth (as IrBuilder::DepthOf
-  // counts it), more than ir::kMaxNodes nodes in the set, and the decoder's
-  // own errors, each at its field path.
+  // a missing operand, an empty feature or model name, depth beyond
+  // ir::kMaxDepth (as IrBuilder::DepthOf counts it), more than ir::kMaxNodes
+  // nodes in the set, and the decoder's own errors, each at its field path.
   Result<ir::NodeId> Read(ExprRef root, std::string_view root_path);
 
  private:
   // An expression whose operands are being read.
   struct Frame {
     ir::Op op;
+    ir::NameId name;               // Model: the model's name
+    std::uint32_t output;          // Model: its output
     std::uint32_t operands_begin;  // its operands: operands_[begin, +count)
     std::uint32_t operand_count;
     std::uint32_t built_begin;    // ids of its operands read so far: built_[begin, ...)
@@ -112,7 +104,7 @@ class ExpressionReader {
   // or opens a frame for its operands.
   Status Visit(ExprRef expr);
   Status AddLeaf(ir::NodeId id, const Scratch& scratch);
-  Status Open(ir::Op op, const Scratch& scratch);
+  Status Open(ir::Op op, const DecodedExpr& decoded, const Scratch& scratch);
   // Adds the node of the innermost frame, whose operands are all built.
   void Close();
   // The field path of the expression being visited, plus `field`.

@@ -19,7 +19,7 @@ enum class CallShape : unsigned char {
   kConditional,  // if(c, a, b)
   kAggregate,    // exactly one: `op`
   kVector,       // vector input names, not expressions: `op`
-  kModel,        // model(name, inputs...)[k]: not in contract v1
+  kModel,        // model(name, inputs...)[k] (contract v2, spec section 6)
 };
 
 struct FunctionSpec {

@@ -12,7 +12,10 @@
 #include "dsl/expression_reader.h"
 #include "dsl/json_dom.h"
 #include "dsl/json_scalars.h"
+#include "dsl/model_declarations.h"
 #include "ir/builder.h"
+#include "ir/kind.h"
+#include "ir/model_format.h"
 #include "ir/op.h"
 
 namespace calcjit::dsl {
@@ -34,19 +37,22 @@ constexpr FieldName kInputFields[] = {{"name", "name"},
                                       {"dimension", "dimension"},
                                       {"default_value", "defaultValue"}};
 constexpr FieldName kFeatureFields[] = {{"name", "name"}, {"expression", "expression"}};
-// In field-number order: index + 1 is the ExprKind.
-constexpr FieldName kExpressionFields[] = {
-    {"constant", "constant"}, {"feature", "feature"},         {"unary", "unary"},
-    {"binary", "binary"},     {"conditional", "conditional"}, {"vector", "vector"},
-    {"nary", "nary"},         {"aggregate", "aggregate"},     {"model", "model"}};
-constexpr FieldName kUnaryFields[] = {{"operator", "operator"}, {"operand", "operand"}};
-constexpr FieldName kBinaryFields[] = {{"operator", "operator"}, {"lhs", "lhs"}, {"rhs", "rhs"}};
-constexpr FieldName kConditionalFields[] = {
-    {"condition", "condition"}, {"then", "then"}, {"otherwise", "otherwise"}};
-constexpr FieldName kNaryFields[] = {
-    {"operator", "operator"}, {"operands", "operands"}, {"weights", "weights"}};
+constexpr FieldName kModelFields[] = {{"name", "name"}, {"path", "path"}, {"format", "format"}};
+// The members of Expression.kind, in field-number order (index + 1 is the
+// member's number), from the kind table (ir/kind.h).
+constexpr std::uint32_t kExpressionMembers = ir::LastMember();
+constexpr std::array<FieldName, kExpressionMembers> ExpressionFields() {
+  std::array<FieldName, kExpressionMembers> fields{};
+  for (std::uint32_t m = 0; m < kExpressionMembers; ++m) {
+    if (const std::optional<ir::OpKind> kind = ir::KindOfMember(m + 1)) {
+      fields[m] = {ir::InfoOf(*kind).member_name, ir::InfoOf(*kind).member_name};
+    }
+  }
+  return fields;
+}
+constexpr std::array<FieldName, kExpressionMembers> kExpressionFields = ExpressionFields();
 // No message has more fields than Expression.
-constexpr std::size_t kMostFields = std::size(kExpressionFields);
+constexpr std::size_t kMostFields = kExpressionMembers;
 
 std::string Join(std::string_view prefix, std::string_view field) {
   std::string path(prefix);
@@ -116,42 +122,6 @@ std::string EnumNumber(const JsonDom& dom, const JsonNode& node, std::optional<i
   return "";
 }
 
-std::string MessageOf(ExprKind kind) {
-  switch (kind) {
-    case ExprKind::kUnary:
-      return "Unary";
-    case ExprKind::kBinary:
-      return "Binary";
-    case ExprKind::kConditional:
-      return "Conditional";
-    case ExprKind::kVector:
-      return "Vector";
-    case ExprKind::kNary:
-      return "Nary";
-    case ExprKind::kAggregate:
-      return "Aggregate";
-    default:
-      return "Expression";
-  }
-}
-
-ir::OpKind OpKindOf(ExprKind kind) {
-  switch (kind) {
-    case ExprKind::kUnary:
-      return ir::OpKind::kUnary;
-    case ExprKind::kBinary:
-      return ir::OpKind::kBinary;
-    case ExprKind::kVector:
-      return ir::OpKind::kVector;
-    case ExprKind::kNary:
-      return ir::OpKind::kNary;
-    case ExprKind::kAggregate:
-      return ir::OpKind::kAggregate;
-    default:
-      return ir::OpKind::kConditional;
-  }
-}
-
 // Decodes Expression objects for the ExpressionReader; an ExprRef is a node.
 class JsonExpressionDecoder final : public ExpressionDecoder {
  public:
@@ -161,7 +131,7 @@ class JsonExpressionDecoder final : public ExpressionDecoder {
                 std::vector<float>* weights) override;
 
  private:
-  Status DecodeMessage(ExprKind kind, std::uint32_t index, DecodedExpr* out,
+  Status DecodeMessage(ir::OpKind kind, std::uint32_t index, DecodedExpr* out,
                        std::vector<ExprRef>* operands, std::vector<float>* weights);
 
   const JsonDom& dom_;
@@ -186,112 +156,116 @@ Status JsonExpressionDecoder::Decode(ExprRef expr, DecodedExpr* out, std::vector
     member = i;
   }
   if (member == found.size()) return Status::Ok();  // no kind: the reader reports it
-  const auto kind = static_cast<ExprKind>(member + 1);
+  const ir::OpKind kind = *ir::KindOfMember(static_cast<std::uint32_t>(member) + 1);
   const JsonNode& value = dom_.node(found[member]);
   out->kind = kind;
   switch (kind) {
-    case ExprKind::kConstant:
+    case ir::OpKind::kConstant:
       if (std::string error = JsonToFloat(dom_, value, &out->constant); !error.empty()) {
         return UserError(std::move(error), "constant");
       }
       return Status::Ok();
-    case ExprKind::kFeature:
+    case ir::OpKind::kRef:
       if (value.type != JsonType::kString) return UserError("expected a string", "feature");
       out->name = dom_.String(value);
       return Status::Ok();
-    case ExprKind::kModel:
-    case ExprKind::kNone:
-      return Status::Ok();  // the reader rejects model expressions
-    case ExprKind::kUnary:
-    case ExprKind::kBinary:
-    case ExprKind::kConditional:
-    case ExprKind::kVector:
-    case ExprKind::kNary:
-    case ExprKind::kAggregate:
+    default:
       break;
   }
   return DecodeMessage(kind, found[member], out, operands, weights);
 }
 
-Status JsonExpressionDecoder::DecodeMessage(ExprKind kind, std::uint32_t index, DecodedExpr* out,
+Status JsonExpressionDecoder::DecodeMessage(ir::OpKind kind, std::uint32_t index, DecodedExpr* out,
                                             std::vector<ExprRef>* operands,
                                             std::vector<float>* weights) {
-  const std::string message = MessageOf(kind);
-  const std::string field(kExpressionFields[static_cast<std::size_t>(kind) - 1].name);
+  const ir::KindInfo& info = ir::InfoOf(kind);
+  const std::string message(info.message);
+  const std::string member(info.member_name);
   if (dom_.node(index).type != JsonType::kObject) {
-    return UserError("expected a JSON object for " + message, field);
+    return UserError("expected a JSON object for " + message, member);
   }
-  std::span<const FieldName> fields = kUnaryFields;
-  if (kind == ExprKind::kBinary || kind == ExprKind::kVector) fields = kBinaryFields;
-  if (kind == ExprKind::kConditional) fields = kConditionalFields;
-  if (kind == ExprKind::kNary) fields = kNaryFields;
-  std::array<std::uint32_t, 3> found;
-  CALCJIT_RETURN_IF_ERROR(
-      CollectFields(dom_, index, fields, message, field, std::span(found).first(fields.size())));
+  std::array<FieldName, ir::kMaxMessageFields> fields{};
+  for (std::size_t f = 0; f < info.field_count; ++f) {
+    fields[f] = {info.fields[f].name, info.fields[f].json_name};
+  }
+  std::array<std::uint32_t, ir::kMaxMessageFields> found;
+  CALCJIT_RETURN_IF_ERROR(CollectFields(dom_, index, std::span(fields).first(info.field_count),
+                                        message, member, std::span(found).first(info.field_count)));
 
-  std::size_t first_operand = 0;
-  if (kind != ExprKind::kConditional) {
-    first_operand = 1;
-    if (found[0] != kAbsent) {
-      const JsonNode& node = dom_.node(found[0]);
-      std::optional<int> named;
-      if (node.type == JsonType::kString) {
-        const std::string_view name = dom_.String(node);
-        if (name == "OPERATOR_UNSPECIFIED") named = 0;
-        if (name.starts_with("OPERATOR_")) {
-          if (const auto op = ir::OpFromProtoName(OpKindOf(kind), name)) {
-            named = ir::Info(*op).proto_number;
+  std::size_t names = 0;
+  for (std::size_t f = 0; f < info.field_count; ++f) {
+    const ir::MessageField& field = info.fields[f];
+    const std::string path = member + "." + std::string(field.name);
+    switch (field.type) {
+      case ir::FieldType::kOperator: {
+        if (found[f] == kAbsent) break;
+        const JsonNode& node = dom_.node(found[f]);
+        std::optional<int> named;
+        if (node.type == JsonType::kString) {
+          const std::string_view name = dom_.String(node);
+          if (name == "OPERATOR_UNSPECIFIED") named = 0;
+          if (name.starts_with("OPERATOR_")) {
+            if (const auto op = ir::OpFromProtoName(kind, name)) {
+              named = ir::Info(*op).proto_number;
+            }
           }
         }
-      }
-      if (std::string error = EnumNumber(dom_, node, named, message + " operator", &out->op);
-          !error.empty()) {
-        return UserError(std::move(error), field + ".operator");
-      }
-    }
-  }
-
-  if (kind == ExprKind::kVector) {
-    for (int side = 1; side <= 2; ++side) {
-      if (found[side] == kAbsent) continue;
-      const JsonNode& node = dom_.node(found[side]);
-      if (node.type != JsonType::kString) {
-        return UserError("expected a string", field + (side == 1 ? ".lhs" : ".rhs"));
-      }
-      (side == 1 ? out->name : out->name2) = dom_.String(node);
-    }
-    return Status::Ok();
-  }
-
-  if (kind == ExprKind::kNary) {
-    if (found[1] != kAbsent) {
-      const JsonNode& list = dom_.node(found[1]);
-      if (list.type != JsonType::kArray) return UserError("expected an array", "nary.operands");
-      std::size_t k = 0;
-      for (std::uint32_t e = found[1] + 1; e < list.end; e = dom_.node(e).end, ++k) {
-        if (dom_.node(e).type == JsonType::kNull) {
-          return UserError("null is not allowed in a repeated field", Indexed("nary.operands", k));
+        if (std::string error = EnumNumber(dom_, node, named, message + " operator", &out->op);
+            !error.empty()) {
+          return UserError(std::move(error), path);
         }
-        operands->push_back({e, 1});
+        break;
       }
-    }
-    if (found[2] != kAbsent) {
-      const JsonNode& list = dom_.node(found[2]);
-      if (list.type != JsonType::kArray) return UserError("expected an array", "nary.weights");
-      std::size_t k = 0;
-      for (std::uint32_t e = found[2] + 1; e < list.end; e = dom_.node(e).end, ++k) {
-        float weight = 0.0f;
-        if (std::string error = JsonToFloat(dom_, dom_.node(e), &weight); !error.empty()) {
-          return UserError(std::move(error), Indexed("nary.weights", k));
+      case ir::FieldType::kName: {
+        std::string_view& name = names++ == 0 ? out->name : out->name2;
+        if (found[f] == kAbsent) break;
+        const JsonNode& node = dom_.node(found[f]);
+        if (node.type != JsonType::kString) return UserError("expected a string", path);
+        name = dom_.String(node);
+        break;
+      }
+      case ir::FieldType::kOperand:
+        operands->push_back(found[f] == kAbsent ? ExprRef{} : ExprRef{found[f], 1});
+        break;
+      case ir::FieldType::kOperands: {
+        if (found[f] == kAbsent) break;
+        const JsonNode& list = dom_.node(found[f]);
+        if (list.type != JsonType::kArray) return UserError("expected an array", path);
+        std::size_t k = 0;
+        for (std::uint32_t e = found[f] + 1; e < list.end; e = dom_.node(e).end, ++k) {
+          if (dom_.node(e).type == JsonType::kNull) {
+            return UserError("null is not allowed in a repeated field", Indexed(path, k));
+          }
+          operands->push_back({e, 1});
         }
-        weights->push_back(weight);
+        break;
+      }
+      case ir::FieldType::kIndex: {
+        if (found[f] == kAbsent) break;
+        std::int64_t value = 0;
+        if (std::string error = JsonToInteger(dom_, dom_.node(found[f]), 0,
+                                              std::numeric_limits<std::uint32_t>::max(), &value);
+            !error.empty()) {
+          return UserError(std::move(error), path);
+        }
+        out->output = static_cast<std::uint32_t>(value);
+        break;
+      }
+      case ir::FieldType::kWeights: {
+        if (found[f] == kAbsent) break;
+        const JsonNode& list = dom_.node(found[f]);
+        if (list.type != JsonType::kArray) return UserError("expected an array", path);
+        std::size_t k = 0;
+        for (std::uint32_t e = found[f] + 1; e < list.end; e = dom_.node(e).end, ++k) {
+          float weight = 0.0f;
+          if (std::string error = JsonToFloat(dom_, dom_.node(e), &weight); !error.empty()) {
+            return UserError(std::move(error), Indexed(path, k));
+          }
+          weights->push_back(weight);
+        }
+        break;
       }
     }
-    return Status::Ok();
-  }
-
-  for (std::size_t i = first_operand; i < fields.size(); ++i) {
-    operands->push_back(found[i] == kAbsent ? ExprRef{} : ExprRef{found[i], 1});
   }
   return Status::Ok();
 }
@@ -363,6 +337,39 @@ Status ReadInput(const JsonDom& dom, std::uint32_t index, const std::string& pat
   return Status::Ok();
 }
 
+Status ReadModel(const JsonDom& dom, std::uint32_t index, const std::string& path,
+                 ir::IrBuilder* builder) {
+  std::array<std::uint32_t, std::size(kModelFields)> found;
+  CALCJIT_RETURN_IF_ERROR(CollectFields(dom, index, kModelFields, "ModelDeclaration", path, found));
+  std::string_view strings[2];  // name, path
+  for (std::size_t f = 0; f < 2; ++f) {
+    if (found[f] == kAbsent) continue;
+    const JsonNode& node = dom.node(found[f]);
+    if (node.type != JsonType::kString) {
+      return UserError("expected a string", path + "." + std::string(kModelFields[f].name));
+    }
+    strings[f] = dom.String(node);
+  }
+  std::int32_t format = 0;
+  if (found[2] != kAbsent) {
+    const JsonNode& node = dom.node(found[2]);
+    std::optional<int> named;
+    if (node.type == JsonType::kString) {
+      const std::string_view name = dom.String(node);
+      if (name == "FORMAT_UNSPECIFIED") named = 0;
+      if (name.starts_with("FORMAT_")) {
+        if (const auto known = ir::ModelFormatFromProtoName(name)) {
+          named = ir::ProtoNumberOf(*known);
+        }
+      }
+    }
+    if (std::string error = EnumNumber(dom, node, named, "Format", &format); !error.empty()) {
+      return UserError(std::move(error), path + ".format");
+    }
+  }
+  return AddModel(strings[0], strings[1], format, path, builder);
+}
+
 Status ReadFeature(const JsonDom& dom, std::uint32_t index, const std::string& path,
                    ir::IrBuilder* builder, ExpressionReader* reader) {
   std::array<std::uint32_t, std::size(kFeatureFields)> found;
@@ -411,10 +418,9 @@ Result<ir::FeatureSetIr> ReadJson(std::string_view text) {
                                           return ReadFeature(dom, e, path, &builder, &reader);
                                         }));
 
-  if (found[2] != kAbsent && dom.node(found[2]).size > 0) {
-    return UserError("model declarations are not supported by contract v1 (spec section 6)",
-                     "models[0]");
-  }
+  CALCJIT_RETURN_IF_ERROR(ForEachObject(
+      dom, found[2], "models", "a ModelDeclaration",
+      [&](std::uint32_t e, const std::string& path) { return ReadModel(dom, e, path, &builder); }));
   return std::move(builder).Finish();
 }
 

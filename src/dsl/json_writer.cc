@@ -12,7 +12,10 @@
 
 #include "dsl/float_text.h"
 #include "dsl/wire_format.h"
+#include "ir/kind.h"
+#include "ir/model_format.h"
 #include "ir/op.h"
+#include "ir/walk.h"
 
 namespace calcjit::dsl {
 
@@ -97,30 +100,17 @@ void AppendFloat(std::string* out, float value) {
   out->append(buffer, written.ptr);
 }
 
-void AppendOperator(std::string* out, ir::Op op) {
-  *out += "\"operator\": \"OPERATOR_";
-  *out += ir::Info(op).proto_name;
-  *out += '"';
-}
-
 std::string_view NameOrEmpty(const ir::FeatureSetIr& ir, ir::NameId id) {
   return id == ir::kNone ? std::string_view() : std::string_view(ir.NameOf(id));
 }
 
-bool HasOperands(OpKind kind) {
-  return ir::FixedArity(kind) != 0;
+// The k-th name field of a node's message: Vector's lhs and rhs.
+ir::NameId NameField(const ir::Node& node, std::size_t k) {
+  return k == 0 ? node.name : node.name2;
 }
 
-// The field of a fixed-arity kind's message that holds operand `index`.
-std::string_view OperandKey(OpKind kind, std::uint32_t index) {
-  switch (kind) {
-    case OpKind::kBinary:
-      return index == 0 ? "lhs" : "rhs";
-    case OpKind::kConditional:
-      return index == 0 ? "condition" : (index == 1 ? "then" : "otherwise");
-    default:
-      return "operand";  // Unary, Aggregate
-  }
+bool IsExpressionField(ir::FieldType type) {
+  return type == ir::FieldType::kOperand || type == ir::FieldType::kOperands;
 }
 
 class JsonWriter {
@@ -146,7 +136,17 @@ class JsonWriter {
       }
       out_ += "\n  ]";
     }
-    out_ += ir_.inputs.empty() && ir_.features.empty() ? "}\n" : "\n}\n";
+    if (!ir_.models.empty()) {
+      out_ += ir_.inputs.empty() && ir_.features.empty() ? "\n" : ",\n";
+      out_ += "  \"models\": [";
+      for (std::size_t i = 0; i < ir_.models.size(); ++i) {
+        out_ += i == 0 ? "\n    " : ",\n    ";
+        WriteModel(ir_.models[i]);
+      }
+      out_ += "\n  ]";
+    }
+    const bool empty = ir_.inputs.empty() && ir_.features.empty() && ir_.models.empty();
+    out_ += empty ? "}\n" : "\n}\n";
     return std::move(out_);
   }
 
@@ -180,6 +180,23 @@ class JsonWriter {
     out_ += '}';
   }
 
+  void WriteModel(const ir::ModelDecl& model) {
+    out_ += '{';
+    if (const std::string_view name = NameOrEmpty(ir_, model.name); !name.empty()) {
+      out_ += "\"name\": ";
+      AppendString(&out_, name);
+      out_ += ", ";
+    }
+    if (!model.path.empty()) {
+      out_ += "\"path\": ";
+      AppendString(&out_, model.path);
+      out_ += ", ";
+    }
+    out_ += "\"format\": \"FORMAT_";
+    out_ += ir::InfoOf(model.format).proto_name;
+    out_ += "\"}";
+  }
+
   void WriteFeature(const ir::FeatureDef& feature) {
     out_ += '{';
     if (const std::string_view name = NameOrEmpty(ir_, feature.name); !name.empty()) {
@@ -188,15 +205,28 @@ class JsonWriter {
       out_ += ", ";
     }
     out_ += "\"expression\": ";
-    WriteExpression(feature.root);
+    walker_.Walk(ir_, feature.root, *this);
     out_ += '}';
   }
 
-  // Writes a leaf or Vector whole; of the others, the opening up to the
-  // first operand.
-  void WriteHead(ir::NodeId id) {
+  // The hooks of ir::ExpressionWalker. An Expression is written from its
+  // head (a leaf whole; of a message, the fields before its operands) in
+  // Enter, after the field of the parent that holds it; its tail (the
+  // fields after the operands) in Leave.
+  friend class ir::ExpressionWalker;
+  void Enter(ir::NodeId id, ir::WalkPlace place) {
+    if (!place.is_root()) WriteOperandKey(ir_.nodes[place.parent], place.index);
+    WriteHead(ir_.nodes[id]);
+  }
+  void Between(ir::NodeId /*id*/, std::uint32_t /*index*/) {}
+  void Leave(ir::NodeId id, ir::WalkPlace /*place*/) {
     const ir::Node& node = ir_.nodes[id];
-    const OpKind kind = ir::KindOf(node.op);
+    if (ir::InfoOf(ir::KindOf(node.op)).message.empty()) return;  // a leaf: written whole
+    WriteTail(node);
+  }
+
+  void WriteHead(const ir::Node& node) {
+    const ir::OpKind kind = ir::KindOf(node.op);
     if (kind == OpKind::kConstant) {
       out_ += "{\"constant\": ";
       AppendFloat(&out_, node.constant);
@@ -209,76 +239,94 @@ class JsonWriter {
       out_ += '}';
       return;
     }
+    const ir::KindInfo& info = ir::InfoOf(kind);
     out_ += "{\"";
-    out_ += ir::ExpressionFieldName(kind);
+    out_ += info.member_name;
     out_ += "\": {";
-    if (kind != OpKind::kConditional) AppendOperator(&out_, node.op);
-    if (kind == OpKind::kVector) {
-      for (const auto& [field, name] :
-           {std::pair{"lhs", node.name}, std::pair{"rhs", node.name2}}) {
-        if (const std::string_view text = NameOrEmpty(ir_, name); !text.empty()) {
-          out_ += ", \"";
-          out_ += field;
-          out_ += "\": ";
-          AppendString(&out_, text);
-        }
-      }
-      out_ += "}}";
+    wrote_field_.push_back(false);
+    std::size_t names = 0;
+    for (std::size_t f = 0; f < info.field_count && !IsExpressionField(info.fields[f].type); ++f) {
+      WriteScalarField(node, info.fields[f], &names);
     }
   }
 
-  // Writes what comes before operand `index` of `node`.
+  // Writes what comes before operand `index` of `node`: its field's key, or
+  // for a repeated field the list's opening or a separator.
   void WriteOperandKey(const ir::Node& node, std::uint32_t index) {
-    const OpKind kind = ir::KindOf(node.op);
-    const bool after_a_field = index > 0 || kind != OpKind::kConditional;
-    if (kind == OpKind::kNary) {
-      out_ += index == 0 ? ", \"operands\": [" : ", ";
+    const ir::MessageField& field = *ir::OperandFieldOf(ir::KindOf(node.op), index);
+    if (field.type == ir::FieldType::kOperands && index > 0) {
+      out_ += ", ";
       return;
     }
-    if (after_a_field) out_ += ", ";
-    out_ += '"';
-    out_ += OperandKey(kind, index);
-    out_ += "\": ";
+    NextField(field.name);
+    if (field.type == ir::FieldType::kOperands) out_ += '[';
   }
 
   void WriteTail(const ir::Node& node) {
-    if (ir::KindOf(node.op) == OpKind::kNary) {
-      if (node.operand_count > 0) out_ += ']';
-      if (node.weight_count > 0) {
-        out_ += ", \"weights\": [";
-        bool first = true;
-        for (const float weight : ir_.WeightsOf(node)) {
-          if (!first) out_ += ", ";
-          first = false;
-          AppendFloat(&out_, weight);
-        }
-        out_ += ']';
-      }
+    const ir::KindInfo& info = ir::InfoOf(ir::KindOf(node.op));
+    std::size_t f = 0;
+    while (f < info.field_count && !IsExpressionField(info.fields[f].type)) ++f;
+    std::size_t names = 0;
+    for (std::size_t g = 0; g < f; ++g) names += info.fields[g].type == ir::FieldType::kName;
+    for (; f < info.field_count; ++f) {
+      const ir::MessageField& field = info.fields[f];
+      if (field.type == ir::FieldType::kOperands && node.operand_count > 0) out_ += ']';
+      if (!IsExpressionField(field.type)) WriteScalarField(node, field, &names);
     }
+    wrote_field_.pop_back();
     out_ += "}}";
   }
 
-  void WriteExpression(ir::NodeId root) {
-    // (node, operands written so far), for nodes whose operands are open.
-    std::vector<std::pair<ir::NodeId, std::uint32_t>> stack;
-    WriteHead(root);
-    if (HasOperands(ir::KindOf(ir_.nodes[root].op))) stack.emplace_back(root, 0);
-    while (!stack.empty()) {
-      const auto [id, done] = stack.back();
-      const ir::Node& node = ir_.nodes[id];
-      if (done == node.operand_count) {
-        WriteTail(node);
-        stack.pop_back();
-        continue;
-      }
-      ++stack.back().second;
-      const ir::NodeId child = ir_.OperandsOf(node)[done];
-      WriteOperandKey(node, done);
-      WriteHead(child);
-      if (HasOperands(ir::KindOf(ir_.nodes[child].op))) stack.emplace_back(child, 0);
+  // A field that is not an operand, if it is set (proto3 leaves out the
+  // defaults). `names` counts the name fields written so far.
+  void WriteScalarField(const ir::Node& node, const ir::MessageField& field, std::size_t* names) {
+    switch (field.type) {
+      case ir::FieldType::kOperator:
+        NextField(field.name);
+        out_ += "\"OPERATOR_";
+        out_ += ir::Info(node.op).proto_name;
+        out_ += '"';
+        return;
+      case ir::FieldType::kName:
+        if (const std::string_view text = NameOrEmpty(ir_, NameField(node, (*names)++));
+            !text.empty()) {
+          NextField(field.name);
+          AppendString(&out_, text);
+        }
+        return;
+      case ir::FieldType::kWeights:
+        if (node.weight_count == 0) return;
+        NextField(field.name);
+        out_ += '[';
+        for (std::size_t i = 0; i < node.weight_count; ++i) {
+          if (i > 0) out_ += ", ";
+          AppendFloat(&out_, ir_.WeightsOf(node)[i]);
+        }
+        out_ += ']';
+        return;
+      case ir::FieldType::kIndex:
+        if (node.output == 0) return;
+        NextField(field.name);
+        out_ += std::to_string(node.output);
+        return;
+      case ir::FieldType::kOperand:
+      case ir::FieldType::kOperands:
+        return;
     }
   }
 
+  // The key of the next field of the innermost open message.
+  void NextField(std::string_view name) {
+    if (wrote_field_.back()) out_ += ", ";
+    wrote_field_.back() = true;
+    out_ += '"';
+    out_ += name;
+    out_ += "\": ";
+  }
+
+  ir::ExpressionWalker walker_;
+  // Per open message (innermost last): whether a field has been written.
+  std::vector<bool> wrote_field_;
   const ir::FeatureSetIr& ir_;
   std::string out_;
 };

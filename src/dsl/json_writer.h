@@ -9,9 +9,10 @@
 
 namespace calcjit::dsl {
 
-// {"inputs": [...], "features": [...]} with original field names and enum
-// names, one line per input and per definition, each definition compact on
-// its line (so the output grows linearly with depth). Like WriteProto it
+// {"inputs": [...], "features": [...], "models": [...]} with original field
+// names and enum names, one line per input, definition and model
+// declaration, each definition compact on its line (so the output grows
+// linearly with depth). Like WriteProto it
 // leaves out empty repeated fields and proto3 defaults, but always writes the
 // oneof member and a present default_value. Floats are the shortest decimal
 // that reads back to the same float32 (FormatShortestFloat; see AppendFloat

@@ -4,6 +4,7 @@
 
 #include "dsl/float_text.h"
 #include "dsl/utf8.h"
+#include "ir/op.h"
 
 namespace calcjit::dsl {
 
@@ -19,55 +20,29 @@ bool IsNameChar(char c) {
   return IsNameStart(c) || IsDigit(c) || c == '.';
 }
 
+// The punctuation of the statements and calls; operator symbols come from
+// the operator table.
+struct Punctuation {
+  std::string_view text;
+  TokenKind kind;
+};
+constexpr Punctuation kPunctuation[] = {
+    {";", TokenKind::kSemicolon}, {":", TokenKind::kColon},    {",", TokenKind::kComma},
+    {"=", TokenKind::kAssign},    {"(", TokenKind::kLParen},   {")", TokenKind::kRParen},
+    {"[", TokenKind::kLBracket},  {"]", TokenKind::kRBracket},
+};
+
 std::string_view Spelling(TokenKind kind) {
-  switch (kind) {
-    case TokenKind::kSemicolon:
-      return ";";
-    case TokenKind::kColon:
-      return ":";
-    case TokenKind::kComma:
-      return ",";
-    case TokenKind::kAssign:
-      return "=";
-    case TokenKind::kLParen:
-      return "(";
-    case TokenKind::kRParen:
-      return ")";
-    case TokenKind::kLBracket:
-      return "[";
-    case TokenKind::kRBracket:
-      return "]";
-    case TokenKind::kPlus:
-      return "+";
-    case TokenKind::kMinus:
-      return "-";
-    case TokenKind::kStar:
-      return "*";
-    case TokenKind::kSlash:
-      return "/";
-    case TokenKind::kCaret:
-      return "^";
-    case TokenKind::kBang:
-      return "!";
-    case TokenKind::kEq:
-      return "==";
-    case TokenKind::kNe:
-      return "!=";
-    case TokenKind::kLt:
-      return "<";
-    case TokenKind::kLe:
-      return "<=";
-    case TokenKind::kGt:
-      return ">";
-    case TokenKind::kGe:
-      return ">=";
-    case TokenKind::kAnd:
-      return "&&";
-    case TokenKind::kOr:
-      return "||";
-    default:
-      return "";
+  for (const Punctuation& p : kPunctuation) {
+    if (p.kind == kind) return p.text;
   }
+  return "";
+}
+
+// Whether an operator row is spelled by a symbol (not a name) in the text.
+bool IsSymbolRow(const ir::OpInfo& info) {
+  return info.syntax == ir::Syntax::kPrefix || info.syntax == ir::Syntax::kInfix ||
+         info.syntax == ir::Syntax::kInfixRight;
 }
 
 }  // namespace
@@ -88,6 +63,8 @@ std::string Describe(const Token& token) {
       return "'model'";
     case TokenKind::kError:
       return token.text;
+    case TokenKind::kOperator:
+      return "'" + token.text + "'";
     default:
       return "'" + std::string(Spelling(token.kind)) + "'";
   }
@@ -145,59 +122,34 @@ Token Lexer::Next() {
   if (c == '`') return LexQuotedName(pos, begin);
   if (c == '"') return LexString(pos, begin);
 
-  auto one = [&](TokenKind kind) {
-    Advance();
-    return Make(kind, pos, begin);
-  };
-  auto two = [&](TokenKind kind) {
-    Advance();
-    Advance();
-    return Make(kind, pos, begin);
-  };
-  switch (c) {
-    case ';':
-      return one(TokenKind::kSemicolon);
-    case ':':
-      return one(TokenKind::kColon);
-    case ',':
-      return one(TokenKind::kComma);
-    case '(':
-      return one(TokenKind::kLParen);
-    case ')':
-      return one(TokenKind::kRParen);
-    case '[':
-      return one(TokenKind::kLBracket);
-    case ']':
-      return one(TokenKind::kRBracket);
-    case '+':
-      return one(TokenKind::kPlus);
-    case '-':
-      return one(TokenKind::kMinus);
-    case '*':
-      return one(TokenKind::kStar);
-    case '/':
-      return one(TokenKind::kSlash);
-    case '^':
-      return one(TokenKind::kCaret);
-    case '=':
-      return Peek(1) == '=' ? two(TokenKind::kEq) : one(TokenKind::kAssign);
-    case '!':
-      return Peek(1) == '=' ? two(TokenKind::kNe) : one(TokenKind::kBang);
-    case '<':
-      return Peek(1) == '=' ? two(TokenKind::kLe) : one(TokenKind::kLt);
-    case '>':
-      return Peek(1) == '=' ? two(TokenKind::kGe) : one(TokenKind::kGt);
-    case '&':
-      if (Peek(1) == '&') return two(TokenKind::kAnd);
-      break;
-    case '|':
-      if (Peek(1) == '|') return two(TokenKind::kOr);
-      break;
-    default:
-      break;
+  return LexSymbol(pos, begin);
+}
+
+Token Lexer::LexSymbol(ir::TextPos pos, std::size_t begin) {
+  const std::string_view rest = source_.substr(offset_);
+  std::string_view longest;
+  TokenKind kind = TokenKind::kError;
+  for (const Punctuation& p : kPunctuation) {
+    if (rest.starts_with(p.text) && p.text.size() > longest.size()) {
+      longest = p.text;
+      kind = p.kind;
+    }
+  }
+  for (const ir::OpInfo& info : ir::kOpTable) {
+    if (IsSymbolRow(info) && rest.starts_with(info.spelling) &&
+        info.spelling.size() > longest.size()) {
+      longest = info.spelling;
+      kind = TokenKind::kOperator;
+    }
+  }
+  if (!longest.empty()) {
+    for (std::size_t i = 0; i < longest.size(); ++i) Advance();
+    Token token = Make(kind, pos, begin);
+    if (kind == TokenKind::kOperator) token.text = std::string(longest);
+    return token;
   }
   // Consume the offending character so that the parser's recovery moves on.
-  const std::size_t length = Utf8SequenceLength(source_.substr(offset_));
+  const std::size_t length = Utf8SequenceLength(rest);
   const std::string shown(source_.substr(offset_, length == 0 ? 1 : length));
   for (std::size_t i = 0; i < (length == 0 ? 1 : length); ++i) Advance();
   if (length == 0) return Error(pos, "invalid UTF-8 byte in the source");

@@ -25,20 +25,10 @@ enum class TokenKind : std::uint8_t {
   kRParen,
   kLBracket,
   kRBracket,
-  kPlus,
-  kMinus,
-  kStar,
-  kSlash,
-  kCaret,
-  kBang,
-  kEq,
-  kNe,
-  kLt,
-  kLe,
-  kGt,
-  kGe,
-  kAnd,
-  kOr,
+  // The symbol of a prefix or infix row of the operator table (ir/op.def):
+  // "+", "-", "==", "!", ...; `text` holds it. A symbol that is both (-) is
+  // one token: the parser tells prefix from infix by its place.
+  kOperator,
   kError,  // a lexical error; `text` holds the message
 };
 
@@ -74,6 +64,8 @@ class Lexer {
   Token LexName(ir::TextPos pos, std::size_t begin);
   Token LexQuotedName(ir::TextPos pos, std::size_t begin);
   Token LexString(ir::TextPos pos, std::size_t begin);
+  // Punctuation or an operator symbol: the longest one at the offset.
+  Token LexSymbol(ir::TextPos pos, std::size_t begin);
 
   std::string_view source_;
   std::size_t offset_ = 0;

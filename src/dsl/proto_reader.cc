@@ -10,10 +10,12 @@
 #include <vector>
 
 #include "dsl/expression_reader.h"
+#include "dsl/model_declarations.h"
 #include "dsl/proto_validator.h"
 #include "dsl/wire_format.h"
 #include "dsl/wire_schema.h"
 #include "ir/builder.h"
+#include "ir/kind.h"
 
 namespace calcjit::dsl {
 
@@ -90,7 +92,9 @@ class ProtoExpressionDecoder final : public ExpressionDecoder {
   void Release(std::size_t mark) override { pieces_.resize(mark); }
 
  private:
-  Status DecodeOperands(ExprKind kind, DecodedExpr* out, std::vector<ExprRef>* operands,
+  // Whether Expression field `number` is a member that holds a message.
+  static bool IsMessageMember(std::uint32_t number);
+  Status DecodeOperands(ir::OpKind kind, DecodedExpr* out, std::vector<ExprRef>* operands,
                         std::vector<float>* weights);
 
   std::string_view bytes_;
@@ -103,101 +107,103 @@ Status ProtoExpressionDecoder::Decode(ExprRef expr, DecodedExpr* out,
                                       std::vector<ExprRef>* operands, std::vector<float>* weights) {
   // The oneof: the last member set wins; a message member that occurs again
   // without another member in between is merged, a different one replaces it.
-  ExprKind kind = ExprKind::kNone;
+  const std::uint32_t constant_member = ir::InfoOf(ir::OpKind::kConstant).member;
+  const std::uint32_t feature_member = ir::InfoOf(ir::OpKind::kRef).member;
+  std::uint32_t member = 0;  // none yet
   Range name;
   member_.clear();
   for (std::uint32_t i = 0; i < expr.count; ++i) {
     const Range range = pieces_[expr.first + i];
     CALCJIT_RETURN_IF_ERROR(ForEachField(bytes_, range, [&](const WireField& f) {
-      if (f.number == field::kExprConstant && f.type == WireType::kFixed32) {
-        kind = ExprKind::kConstant;
+      if (f.number == constant_member && f.type == WireType::kFixed32) {
+        member = f.number;
         out->constant = std::bit_cast<float>(f.fixed32);
         member_.clear();
-      } else if (f.number == field::kExprFeature && f.type == WireType::kLen) {
-        kind = ExprKind::kFeature;
+      } else if (f.number == feature_member && f.type == WireType::kLen) {
+        member = f.number;
         name = PayloadOf(f);
         member_.clear();
-      } else if (f.number >= field::kExprUnary && f.number <= field::kExprModel &&
-                 f.type == WireType::kLen) {
-        const auto member = static_cast<ExprKind>(f.number);
-        if (kind != member) {
-          kind = member;
+      } else if (f.type == WireType::kLen && IsMessageMember(f.number)) {
+        if (member != f.number) {
+          member = f.number;
           member_.clear();
         }
         member_.push_back(PayloadOf(f));
       }
     }));
   }
+  if (member == 0) return Status::Ok();  // no kind: the reader reports it
+  const ir::OpKind kind = *ir::KindOfMember(member);
   out->kind = kind;
-  switch (kind) {
-    case ExprKind::kFeature:
-      out->name = Slice(bytes_, name);
-      return Status::Ok();
-    case ExprKind::kNone:
-    case ExprKind::kConstant:
-    case ExprKind::kModel:
-      return Status::Ok();
-    case ExprKind::kUnary:
-    case ExprKind::kBinary:
-    case ExprKind::kConditional:
-    case ExprKind::kVector:
-    case ExprKind::kNary:
-    case ExprKind::kAggregate:
-      break;
-  }
+  if (kind == ir::OpKind::kRef) out->name = Slice(bytes_, name);
+  if (ir::InfoOf(kind).message.empty()) return Status::Ok();
   return DecodeOperands(kind, out, operands, weights);
 }
 
-Status ProtoExpressionDecoder::DecodeOperands(ExprKind kind, DecodedExpr* out,
+bool ProtoExpressionDecoder::IsMessageMember(std::uint32_t number) {
+  const std::optional<ir::OpKind> kind = ir::KindOfMember(number);
+  return kind && !ir::InfoOf(*kind).message.empty();
+}
+
+Status ProtoExpressionDecoder::DecodeOperands(ir::OpKind kind, DecodedExpr* out,
                                               std::vector<ExprRef>* operands,
                                               std::vector<float>* weights) {
-  const bool has_operator = kind != ExprKind::kConditional;
-  const std::uint32_t first_operand =
-      has_operator ? field::kFirstOperand : field::kConditionalFirst;
-  std::uint32_t arity = 1;
-  if (kind == ExprKind::kBinary) arity = 2;
-  if (kind == ExprKind::kConditional) arity = 3;
-  Range lhs;
-  Range rhs;
+  const ir::KindInfo& info = ir::InfoOf(kind);
+  // The position of each field among the fields of its type: name k is lhs
+  // (k = 0) or rhs (k = 1), operand slot k the k-th kOperand field.
+  auto rank_of = [&info](std::size_t field) {
+    std::size_t rank = 0;
+    for (std::size_t g = 0; g < field; ++g) rank += info.fields[g].type == info.fields[field].type;
+    return rank;
+  };
+  std::uint32_t arity = 0;
+  for (std::size_t f = 0; f < info.field_count; ++f) {
+    arity += info.fields[f].type == ir::FieldType::kOperand;
+  }
+  Range names[2];
   slots_.clear();
   for (const Range range : member_) {
     CALCJIT_RETURN_IF_ERROR(ForEachField(bytes_, range, [&](const WireField& f) {
-      if (has_operator && f.number == field::kOperator) {
-        if (f.type == WireType::kVarint) out->op = AsInt32(f.varint);
-        return;
-      }
-      if (kind == ExprKind::kVector) {
-        if (f.type != WireType::kLen) return;
-        if (f.number == field::kVectorLhs) lhs = PayloadOf(f);
-        if (f.number == field::kVectorRhs) rhs = PayloadOf(f);
-        return;
-      }
-      if (kind == ExprKind::kNary) {
-        if (f.number == field::kFirstOperand && f.type == WireType::kLen) {
-          // A repeated message: every occurrence is a new element.
-          operands->push_back({static_cast<std::uint32_t>(pieces_.size()), 1});
-          pieces_.push_back(PayloadOf(f));
-        } else if (f.number == field::kNaryWeights && f.type == WireType::kLen) {
-          for (std::size_t p = f.payload_begin; p + 4 <= f.payload_end; p += 4) {
-            weights->push_back(std::bit_cast<float>(wire::LoadFixed32(bytes_.data() + p)));
+      std::size_t index = 0;
+      while (index < info.field_count && info.fields[index].number != f.number) ++index;
+      if (index == info.field_count) return;  // an unknown field
+      switch (info.fields[index].type) {
+        case ir::FieldType::kOperator:
+          if (f.type == WireType::kVarint) out->op = AsInt32(f.varint);
+          return;
+        case ir::FieldType::kName:
+          if (f.type == WireType::kLen) names[rank_of(index)] = PayloadOf(f);
+          return;
+        case ir::FieldType::kOperands:
+          if (f.type == WireType::kLen) {
+            // A repeated message: every occurrence is a new element.
+            operands->push_back({static_cast<std::uint32_t>(pieces_.size()), 1});
+            pieces_.push_back(PayloadOf(f));
           }
-        } else if (f.number == field::kNaryWeights && f.type == WireType::kFixed32) {
-          weights->push_back(std::bit_cast<float>(f.fixed32));
-        }
-        return;
-      }
-      if (f.type == WireType::kLen && f.number >= first_operand &&
-          f.number < first_operand + arity) {
-        slots_.emplace_back(f.number - first_operand, PayloadOf(f));
+          return;
+        case ir::FieldType::kWeights:
+          if (f.type == WireType::kLen) {
+            for (std::size_t p = f.payload_begin; p + 4 <= f.payload_end; p += 4) {
+              weights->push_back(std::bit_cast<float>(wire::LoadFixed32(bytes_.data() + p)));
+            }
+          } else if (f.type == WireType::kFixed32) {
+            weights->push_back(std::bit_cast<float>(f.fixed32));
+          }
+          return;
+        case ir::FieldType::kOperand:
+          if (f.type == WireType::kLen) {
+            slots_.emplace_back(static_cast<std::uint32_t>(rank_of(index)), PayloadOf(f));
+          }
+          return;
+        case ir::FieldType::kIndex:
+          // uint32 keeps the low 32 bits of the varint, as in protobuf.
+          if (f.type == WireType::kVarint) out->output = static_cast<std::uint32_t>(f.varint);
+          return;
       }
     }));
   }
-  if (kind == ExprKind::kVector) {
-    out->name = Slice(bytes_, lhs);
-    out->name2 = Slice(bytes_, rhs);
-    return Status::Ok();
-  }
-  if (kind == ExprKind::kNary) return Status::Ok();
+  out->name = Slice(bytes_, names[0]);
+  out->name2 = Slice(bytes_, names[1]);
   // A singular message field that occurs several times is merged: gather each
   // operand's occurrences, in order, into one run of pieces.
   for (std::uint32_t slot = 0; slot < arity; ++slot) {
@@ -246,13 +252,13 @@ Result<ir::FeatureSetIr> ReadProto(std::string_view bytes) {
 
   std::vector<Range> inputs;
   std::vector<Range> features;
-  std::size_t model_count = 0;
+  std::vector<Range> models;
   const Range whole{0, static_cast<std::uint32_t>(bytes.size())};
   CALCJIT_RETURN_IF_ERROR(ForEachField(bytes, whole, [&](const WireField& f) {
     if (f.type != WireType::kLen) return;
     if (f.number == field::kSetInputs) inputs.push_back(PayloadOf(f));
     if (f.number == field::kSetFeatures) features.push_back(PayloadOf(f));
-    if (f.number == field::kSetModels) ++model_count;
+    if (f.number == field::kSetModels) models.push_back(PayloadOf(f));
   }));
 
   ir::IrBuilder builder(ir::SourceFormat::kProto);
@@ -286,9 +292,19 @@ Result<ir::FeatureSetIr> ReadProto(std::string_view bytes) {
     builder.EndFeature(name_id, *root_id);
   }
 
-  if (model_count > 0) {
-    return UserError("model declarations are not supported by contract v1 (spec section 6)",
-                     "models[0]");
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    Range name;
+    Range path;
+    std::int64_t format = 0;
+    CALCJIT_RETURN_IF_ERROR(ForEachField(bytes, models[i], [&](const WireField& f) {
+      if (f.number == field::kModelName && f.type == WireType::kLen) name = PayloadOf(f);
+      if (f.number == field::kModelPath && f.type == WireType::kLen) path = PayloadOf(f);
+      if (f.number == field::kModelFormat && f.type == WireType::kVarint) {
+        format = AsInt32(f.varint);  // an enum keeps the low 32 bits
+      }
+    }));
+    CALCJIT_RETURN_IF_ERROR(AddModel(Slice(bytes, name), Slice(bytes, path), format,
+                                     "models[" + std::to_string(i) + "]", &builder));
   }
   return std::move(builder).Finish();
 }

@@ -19,9 +19,10 @@ namespace calcjit::dsl {
 // proto_validator.h); a well-formed message with invalid content at its
 // field path, e.g. "features[3].expression.binary.lhs": an unset or unknown
 // operator, an expression with no kind, a missing operand, a definition
-// without expression, an empty name, an unknown scope, a model declaration
-// ("models[0]") or model expression (contract v1, section 6), nesting deeper
-// than ir::kMaxDepth, more than ir::kMaxNodes nodes. Vector operand names
+// without expression, an empty name (of an input, a feature, a model), an
+// unknown scope, a model format that is FORMAT_UNSPECIFIED or unknown, a
+// model path with a line feed (model_declarations.h), nesting deeper than
+// ir::kMaxDepth, more than ir::kMaxNodes nodes. Vector operand names
 // that are empty become ir::kNone and Nary weights are kept as given: the
 // checker reports those.
 Result<ir::FeatureSetIr> ReadProto(std::string_view bytes);

@@ -8,6 +8,9 @@
 
 #include "dsl/wire_format.h"
 #include "dsl/wire_schema.h"
+#include "ir/kind.h"
+#include "ir/model_format.h"
+#include "ir/walk.h"
 
 namespace calcjit::dsl {
 
@@ -21,43 +24,13 @@ std::string_view NameOrEmpty(const ir::FeatureSetIr& ir, ir::NameId id) {
   return id == ir::kNone ? std::string_view() : std::string_view(ir.NameOf(id));
 }
 
-// The Expression.kind field that holds a node of this kind.
-std::uint32_t ExpressionField(OpKind kind) {
-  switch (kind) {
-    case OpKind::kConstant:
-      return field::kExprConstant;
-    case OpKind::kRef:
-      return field::kExprFeature;
-    case OpKind::kUnary:
-      return field::kExprUnary;
-    case OpKind::kBinary:
-      return field::kExprBinary;
-    case OpKind::kConditional:
-      return field::kExprConditional;
-    case OpKind::kVector:
-      return field::kExprVector;
-    case OpKind::kNary:
-      return field::kExprNary;
-    case OpKind::kAggregate:
-      return field::kExprAggregate;
-  }
-  return 0;
+// The k-th name field of a node's message: Vector's lhs and rhs.
+ir::NameId NameField(const ir::Node& node, std::size_t k) {
+  return k == 0 ? node.name : node.name2;
 }
 
-// The field of the kind's message that holds operand `index`.
-std::uint32_t OperandFieldNumber(OpKind kind, std::size_t index) {
-  switch (kind) {
-    case OpKind::kConditional:
-      return field::kConditionalFirst + static_cast<std::uint32_t>(index);
-    case OpKind::kBinary:
-      return field::kFirstOperand + static_cast<std::uint32_t>(index);
-    default:
-      return field::kFirstOperand;  // Unary, Aggregate; Nary repeats it
-  }
-}
-
-bool HasOperands(OpKind kind) {
-  return ir::FixedArity(kind) != 0;
+bool IsExpressionField(ir::FieldType type) {
+  return type == ir::FieldType::kOperand || type == ir::FieldType::kOperands;
 }
 
 std::size_t LenFieldSize(std::size_t content) {
@@ -83,9 +56,11 @@ class ProtoWriter {
     for (const ir::FeatureDef& feature : ir_.features) {
       total += LenFieldSize(FeatureSize(feature));
     }
+    for (const ir::ModelDecl& model : ir_.models) total += LenFieldSize(ModelSize(model));
     out_.reserve(total);
     for (const ir::InputDecl& input : ir_.inputs) WriteInput(input);
     for (const ir::FeatureDef& feature : ir_.features) WriteFeature(feature);
+    for (const ir::ModelDecl& model : ir_.models) WriteModel(model);
     return std::move(out_);
   }
 
@@ -98,31 +73,39 @@ class ProtoWriter {
     for (std::size_t id = 0; id < ir_.nodes.size(); ++id) {
       const ir::Node& node = ir_.nodes[id];
       const OpKind kind = ir::KindOf(node.op);
+      if (kind == OpKind::kConstant) {
+        expression_size_[id] = wire::kSmallTagSize + 4;
+        continue;
+      }
+      if (kind == OpKind::kRef) {
+        const std::size_t length = NameOrEmpty(ir_, node.name).size();
+        expression_size_[id] = LenFieldSize(length);  // a oneof member: even if empty
+        continue;
+      }
+      const ir::KindInfo& info = ir::InfoOf(kind);
       std::size_t member = 0;
-      switch (kind) {
-        case OpKind::kConstant:
-          expression_size_[id] = wire::kSmallTagSize + 4;
-          continue;
-        case OpKind::kRef: {
-          const std::size_t length = NameOrEmpty(ir_, node.name).size();
-          expression_size_[id] = LenFieldSize(length);  // a oneof member: even if empty
-          continue;
+      std::size_t names = 0;
+      for (std::size_t f = 0; f < info.field_count; ++f) {
+        switch (info.fields[f].type) {
+          case ir::FieldType::kOperator:
+            member += OperatorSize(node.op);
+            break;
+          case ir::FieldType::kName:
+            member += StringFieldSize(NameOrEmpty(ir_, NameField(node, names++)));
+            break;
+          case ir::FieldType::kOperand:
+          case ir::FieldType::kOperands:
+            break;  // all operands at once, below
+          case ir::FieldType::kWeights:
+            if (node.weight_count > 0) member += LenFieldSize(4 * std::size_t{node.weight_count});
+            break;
+          case ir::FieldType::kIndex:
+            if (node.output != 0) member += wire::kSmallTagSize + wire::VarintSize(node.output);
+            break;
         }
-        case OpKind::kVector:
-          member = OperatorSize(node.op) + StringFieldSize(NameOrEmpty(ir_, node.name)) +
-                   StringFieldSize(NameOrEmpty(ir_, node.name2));
-          break;
-        case OpKind::kUnary:
-        case OpKind::kBinary:
-        case OpKind::kConditional:
-        case OpKind::kNary:
-        case OpKind::kAggregate:
-          member = OperatorSize(node.op);
-          for (const ir::NodeId operand : ir_.OperandsOf(node)) {
-            member += LenFieldSize(expression_size_[operand]);
-          }
-          if (node.weight_count > 0) member += LenFieldSize(4 * std::size_t{node.weight_count});
-          break;
+      }
+      for (const ir::NodeId operand : ir_.OperandsOf(node)) {
+        member += LenFieldSize(expression_size_[operand]);
       }
       member_size_[id] = member;
       expression_size_[id] = LenFieldSize(member);
@@ -140,6 +123,21 @@ class ProtoWriter {
   std::size_t FeatureSize(const ir::FeatureDef& feature) const {
     return StringFieldSize(NameOrEmpty(ir_, feature.name)) +
            LenFieldSize(expression_size_[feature.root]);
+  }
+
+  std::size_t ModelSize(const ir::ModelDecl& model) const {
+    return StringFieldSize(NameOrEmpty(ir_, model.name)) + StringFieldSize(model.path) +
+           wire::kSmallTagSize +
+           wire::VarintSize(static_cast<std::uint64_t>(ir::ProtoNumberOf(model.format)));
+  }
+
+  void WriteModel(const ir::ModelDecl& model) {
+    wire::AppendTag(&out_, field::kSetModels, WireType::kLen);
+    wire::AppendVarint(&out_, ModelSize(model));
+    WriteString(field::kModelName, NameOrEmpty(ir_, model.name));
+    WriteString(field::kModelPath, model.path);
+    wire::AppendTag(&out_, field::kModelFormat, WireType::kVarint);
+    wire::AppendVarint(&out_, static_cast<std::uint64_t>(ir::ProtoNumberOf(model.format)));
   }
 
   void WriteString(std::uint32_t number, std::string_view text) {
@@ -173,12 +171,26 @@ class ProtoWriter {
     WriteString(field::kFeatureName, NameOrEmpty(ir_, feature.name));
     wire::AppendTag(&out_, field::kFeatureExpression, WireType::kLen);
     wire::AppendVarint(&out_, expression_size_[feature.root]);
-    WriteExpression(feature.root);
+    walker_.Walk(ir_, feature.root, *this);
   }
 
-  // Writes the contents of the Expression `id` up to its first operand:
-  // the whole of a leaf or Vector, the member's tag, length and operator of
-  // the others.
+  // The hooks of ir::ExpressionWalker. An Expression is written from its
+  // head (a leaf whole; of a message, its tag, length and the fields before
+  // its operands) in Enter, after the tag and length of the parent's field
+  // that holds it; its tail (the fields after the operands) in Leave.
+  friend class ir::ExpressionWalker;
+  void Enter(ir::NodeId id, ir::WalkPlace place) {
+    if (!place.is_root()) {
+      const ir::Node& parent = ir_.nodes[place.parent];
+      wire::AppendTag(&out_, ir::OperandFieldOf(ir::KindOf(parent.op), place.index)->number,
+                      WireType::kLen);
+      wire::AppendVarint(&out_, expression_size_[id]);
+    }
+    WriteHead(id);
+  }
+  void Between(ir::NodeId /*id*/, std::uint32_t /*index*/) {}
+  void Leave(ir::NodeId id, ir::WalkPlace /*place*/) { WriteFields(id, /*after_operands=*/true); }
+
   void WriteHead(ir::NodeId id) {
     const ir::Node& node = ir_.nodes[id];
     const OpKind kind = ir::KindOf(node.op);
@@ -194,51 +206,58 @@ class ProtoWriter {
       out_.append(name);
       return;
     }
-    wire::AppendTag(&out_, ExpressionField(kind), WireType::kLen);
+    wire::AppendTag(&out_, ir::InfoOf(kind).member, WireType::kLen);
     wire::AppendVarint(&out_, member_size_[id]);
-    if (const int number = ir::Info(node.op).proto_number; number != 0) {
-      wire::AppendTag(&out_, field::kOperator, WireType::kVarint);
-      wire::AppendVarint(&out_, static_cast<std::uint64_t>(number));
-    }
-    if (kind == OpKind::kVector) {
-      WriteString(field::kVectorLhs, NameOrEmpty(ir_, node.name));
-      WriteString(field::kVectorRhs, NameOrEmpty(ir_, node.name2));
-    }
+    WriteFields(id, /*after_operands=*/false);
   }
 
-  // Fields after the operands: Nary weights, packed.
-  void WriteTail(ir::NodeId id) {
+  // The fields of a node's message that are not operands and are set
+  // (proto3 leaves out the defaults): those before its operands, or those
+  // after them.
+  void WriteFields(ir::NodeId id, bool after_operands) {
     const ir::Node& node = ir_.nodes[id];
-    if (node.weight_count == 0) return;
-    wire::AppendTag(&out_, field::kNaryWeights, WireType::kLen);
-    wire::AppendVarint(&out_, 4 * std::size_t{node.weight_count});
-    for (const float weight : ir_.WeightsOf(node)) {
-      wire::AppendFixed32(&out_, std::bit_cast<std::uint32_t>(weight));
-    }
-  }
-
-  void WriteExpression(ir::NodeId root) {
-    // (node, operands written so far), for nodes whose operands are open.
-    std::vector<std::pair<ir::NodeId, std::uint32_t>> stack;
-    WriteHead(root);
-    if (HasOperands(ir::KindOf(ir_.nodes[root].op))) stack.emplace_back(root, 0);
-    while (!stack.empty()) {
-      const auto [id, done] = stack.back();
-      const ir::Node& node = ir_.nodes[id];
-      if (done == node.operand_count) {
-        WriteTail(id);
-        stack.pop_back();
+    const ir::KindInfo& info = ir::InfoOf(ir::KindOf(node.op));
+    bool past_operands = false;
+    std::size_t names = 0;
+    for (std::size_t f = 0; f < info.field_count; ++f) {
+      const ir::MessageField& message_field = info.fields[f];
+      if (IsExpressionField(message_field.type)) {
+        past_operands = true;
         continue;
       }
-      ++stack.back().second;
-      const ir::NodeId child = ir_.OperandsOf(node)[done];
-      wire::AppendTag(&out_, OperandFieldNumber(ir::KindOf(node.op), done), WireType::kLen);
-      wire::AppendVarint(&out_, expression_size_[child]);
-      WriteHead(child);
-      if (HasOperands(ir::KindOf(ir_.nodes[child].op))) stack.emplace_back(child, 0);
+      const bool write = past_operands == after_operands;
+      switch (message_field.type) {
+        case ir::FieldType::kOperator:
+          if (!write) break;
+          wire::AppendTag(&out_, message_field.number, WireType::kVarint);
+          wire::AppendVarint(&out_, static_cast<std::uint64_t>(ir::Info(node.op).proto_number));
+          break;
+        case ir::FieldType::kName: {
+          const std::string_view name = NameOrEmpty(ir_, NameField(node, names++));
+          if (write) WriteString(message_field.number, name);
+          break;
+        }
+        case ir::FieldType::kWeights:
+          if (!write || node.weight_count == 0) break;
+          wire::AppendTag(&out_, message_field.number, WireType::kLen);
+          wire::AppendVarint(&out_, 4 * std::size_t{node.weight_count});
+          for (const float weight : ir_.WeightsOf(node)) {
+            wire::AppendFixed32(&out_, std::bit_cast<std::uint32_t>(weight));
+          }
+          break;
+        case ir::FieldType::kIndex:
+          if (!write || node.output == 0) break;
+          wire::AppendTag(&out_, message_field.number, WireType::kVarint);
+          wire::AppendVarint(&out_, node.output);
+          break;
+        case ir::FieldType::kOperand:
+        case ir::FieldType::kOperands:
+          break;
+      }
     }
   }
 
+  ir::ExpressionWalker walker_;
   const ir::FeatureSetIr& ir_;
   std::vector<std::size_t> expression_size_;  // the Expression message of each node
   std::vector<std::size_t> member_size_;      // its Unary/Binary/... message

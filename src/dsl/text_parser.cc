@@ -4,6 +4,7 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "ir/builder.h"
 #include "ir/limits.h"
 #include "ir/location.h"
+#include "ir/model_format.h"
 
 namespace calcjit::dsl {
 
@@ -24,42 +26,24 @@ using ir::TextPos;
 
 constexpr std::size_t kMaxErrors = 100;
 
-struct InfixOp {
-  Op op;
-  bool right_assoc;
-};
+// The operator rows of the table (ir/op.def) a symbol token spells.
+std::optional<Op> InfixOf(const Token& token) {
+  return token.kind == TokenKind::kOperator ? ir::FindInfix(token.text) : std::nullopt;
+}
+std::optional<Op> PrefixOf(const Token& token) {
+  return token.kind == TokenKind::kOperator ? ir::FindPrefix(token.text) : std::nullopt;
+}
 
-std::optional<InfixOp> InfixFor(TokenKind kind) {
-  switch (kind) {
-    case TokenKind::kPlus:
-      return InfixOp{Op::kAdd, false};
-    case TokenKind::kMinus:
-      return InfixOp{Op::kSub, false};
-    case TokenKind::kStar:
-      return InfixOp{Op::kMul, false};
-    case TokenKind::kSlash:
-      return InfixOp{Op::kDiv, false};
-    case TokenKind::kCaret:
-      return InfixOp{Op::kPow, true};
-    case TokenKind::kEq:
-      return InfixOp{Op::kEq, false};
-    case TokenKind::kNe:
-      return InfixOp{Op::kNe, false};
-    case TokenKind::kLt:
-      return InfixOp{Op::kLt, false};
-    case TokenKind::kLe:
-      return InfixOp{Op::kLe, false};
-    case TokenKind::kGt:
-      return InfixOp{Op::kGt, false};
-    case TokenKind::kGe:
-      return InfixOp{Op::kGe, false};
-    case TokenKind::kAnd:
-      return InfixOp{Op::kAnd, false};
-    case TokenKind::kOr:
-      return InfixOp{Op::kOr, false};
-    default:
-      return std::nullopt;
-  }
+// The sign of a number literal is unary minus's symbol.
+bool IsMinus(const Token& token) {
+  return token.kind == TokenKind::kOperator && token.text == ir::Info(Op::kNeg).spelling;
+}
+
+// Whether `token` is an infix operator that binds tighter than the prefix
+// operators (^): "-2 ^ 2" is -(2 ^ 2), not (-2) ^ 2 (spec section 4).
+bool BindsTighterThanPrefix(const Token& token) {
+  const std::optional<Op> infix = InfixOf(token);
+  return infix && ir::Info(*infix).precedence > ir::PrefixPrecedence();
 }
 
 // An operator, parenthesis or call that waits for its operands: the explicit
@@ -74,7 +58,7 @@ struct Pending {
   TextPos pos;
   // Calls only.
   FunctionSpec spec{};
-  std::string function;          // as written, for messages
+  std::string function;          // as written, for messages; model(): the model's name
   std::size_t operand_base = 0;  // operands of the call start here
   std::size_t commas = 0;
   std::vector<float> weights;  // weighted_sum
@@ -110,7 +94,7 @@ class TextParser {
   void PushCall(Pending call);
   bool CloseCall(Pending& call);
   bool ParseVectorCall(const FunctionSpec& spec, const std::string& function, TextPos pos);
-  bool FinishModelCall(TextPos pos, const std::string& model);
+  bool FinishModelCall(const Pending& call, std::span<const NodeId> inputs);
   bool Reduce(const Pending& entry);
   bool Push(NodeId node, TextPos pos);
   bool CheckNesting(TextPos pos);
@@ -196,7 +180,7 @@ bool TextParser::ParseStatement() {
 }
 
 bool TextParser::ParseSignedNumber(float* value, std::string_view what) {
-  const bool negative = Peek().kind == TokenKind::kMinus;
+  const bool negative = IsMinus(Peek());
   if (negative) Take();
   if (Peek().kind != TokenKind::kNumber) {
     ErrorAt(Peek(), what);
@@ -259,20 +243,33 @@ bool TextParser::ParseInput() {
   return true;
 }
 
-// model NAME = FORMAT("PATH");  Parsed fully, then rejected: contract v1
-// (spec section 6) has no models yet.
+// "'xgboost', 'lightgbm' or 'onnx'": the model formats of the text syntax.
+std::string FormatList() {
+  std::string list;
+  const std::size_t count = std::size(ir::kModelFormats);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i > 0) list += i + 1 == count ? " or " : ", ";
+    list += "'" + std::string(ir::kModelFormats[i].text_name) + "'";
+  }
+  return list;
+}
+
+// model NAME = FORMAT("PATH");  (spec section 6.1)
 bool TextParser::ParseModelDeclaration() {
-  const Token keyword = Take();
+  Take();  // model
   if (Peek().kind != TokenKind::kName) {
     ErrorAt(Peek(), "a model name");
     return false;
   }
   const Token name = Take();
   if (!Expect(TokenKind::kAssign, "'='")) return false;
-  const Token& format = Peek();
-  if (format.kind != TokenKind::kName ||
-      (format.text != "xgboost" && format.text != "lightgbm" && format.text != "onnx")) {
-    ErrorAt(format, "a model format ('xgboost', 'lightgbm' or 'onnx')");
+  const Token& format_token = Peek();
+  const std::optional<ir::ModelFormat> format =
+      format_token.kind == TokenKind::kName && !format_token.quoted
+          ? ir::ModelFormatFromTextName(format_token.text)
+          : std::nullopt;
+  if (!format) {
+    ErrorAt(format_token, "a model format (" + FormatList() + ")");
     return false;
   }
   Take();
@@ -281,10 +278,9 @@ bool TextParser::ParseModelDeclaration() {
     ErrorAt(Peek(), "the model's path as a \"string\"");
     return false;
   }
-  Take();
+  std::string path = Take().text;
   if (!Expect(TokenKind::kRParen, "')'") || !Expect(TokenKind::kSemicolon, "';'")) return false;
-  Error(keyword.pos,
-        "model '" + name.text + "': models are not supported by contract v1 (spec section 6)");
+  builder_.AddModel(ir::ModelDecl{builder_.Intern(name.text), std::move(path), *format, name.pos});
   return true;
 }
 
@@ -358,20 +354,24 @@ std::optional<NodeId> TextParser::ParseExpression() {
     const Token& token = Peek();
     if (expect_operand) {
       switch (token.kind) {
-        case TokenKind::kMinus:
+        case TokenKind::kOperator: {
+          const std::optional<Op> prefix = PrefixOf(token);
+          if (!prefix) {
+            ErrorAt(token, "an expression");
+            return std::nullopt;
+          }
           // A '-' whose operand is a bare number literal that is not the base
           // of '^' is part of the literal (spec section 4).
-          if (Peek(1).kind == TokenKind::kNumber && Peek(2).kind != TokenKind::kCaret) {
+          if (*prefix == Op::kNeg && Peek(1).kind == TokenKind::kNumber &&
+              !BindsTighterThanPrefix(Peek(2))) {
             const TextPos pos = Take().pos;
             const float value = Take().number;
             if (!Push(builder_.AddConstant(-value, pos), pos)) return std::nullopt;
             expect_operand = false;
             break;
           }
-          [[fallthrough]];
-        case TokenKind::kBang: {
           Pending entry{Pending::Kind::kPrefix};
-          entry.op = token.kind == TokenKind::kMinus ? Op::kNeg : Op::kNot;
+          entry.op = *prefix;
           entry.precedence = ir::Info(entry.op).precedence;
           entry.pos = token.pos;
           Take();
@@ -437,12 +437,13 @@ std::optional<NodeId> TextParser::ParseExpression() {
     }
 
     // Expecting an operator (or the end of the expression).
-    if (const std::optional<InfixOp> infix = InfixFor(token.kind)) {
-      const int precedence = ir::Info(infix->op).precedence;
+    if (const std::optional<Op> infix = InfixOf(token)) {
+      const int precedence = ir::Info(*infix).precedence;
+      const bool right_assoc = ir::Info(*infix).syntax == ir::Syntax::kInfixRight;
       while (!stack_.empty() && (stack_.back().kind == Pending::Kind::kPrefix ||
                                  stack_.back().kind == Pending::Kind::kInfix)) {
         const Pending& top = stack_.back();
-        if (top.precedence < precedence || (top.precedence == precedence && infix->right_assoc)) {
+        if (top.precedence < precedence || (top.precedence == precedence && right_assoc)) {
           break;
         }
         const Pending entry = std::move(stack_.back());
@@ -450,9 +451,9 @@ std::optional<NodeId> TextParser::ParseExpression() {
         if (!Reduce(entry)) return std::nullopt;
       }
       Pending entry{Pending::Kind::kInfix};
-      entry.op = infix->op;
+      entry.op = *infix;
       entry.precedence = precedence;
-      entry.right_assoc = infix->right_assoc;
+      entry.right_assoc = right_assoc;
       entry.pos = Take().pos;
       stack_.push_back(std::move(entry));
       ++open_operators_;
@@ -588,7 +589,8 @@ bool TextParser::ParseVectorCall(const FunctionSpec& spec, const std::string& fu
   return Push(builder_.AddVector(spec.op, names[0], rhs, pos), pos);
 }
 
-bool TextParser::FinishModelCall(TextPos pos, const std::string& model) {
+// After model(NAME, inputs...): the required [k].
+bool TextParser::FinishModelCall(const Pending& call, std::span<const NodeId> inputs) {
   if (!Expect(TokenKind::kLBracket, "'[' and the index of the model's output")) return false;
   const Token& index = Peek();
   if (index.kind != TokenKind::kNumber ||
@@ -596,12 +598,18 @@ bool TextParser::FinishModelCall(TextPos pos, const std::string& model) {
     ErrorAt(index, "the index of the model's output");
     return false;
   }
+  std::uint32_t output = 0;
+  const auto parsed =
+      std::from_chars(index.source.data(), index.source.data() + index.source.size(), output);
+  if (parsed.ec != std::errc()) {
+    Error(index.pos, "model output index " + std::string(index.source) + " is out of range (0 to " +
+                         std::to_string(std::numeric_limits<std::uint32_t>::max()) + ")");
+    return false;
+  }
   Take();
   if (!Expect(TokenKind::kRBracket, "']'")) return false;
-  Error(pos, "model '" + model + "': models are not supported by contract v1 (spec section 6)");
-  // Parsing goes on (to report later errors too) with a stand-in operand; the
-  // error above means the set is never loaded.
-  return Push(builder_.AddConstant(std::numeric_limits<float>::quiet_NaN(), pos), pos);
+  return Push(builder_.AddModelCall(builder_.Intern(call.function), inputs, output, call.pos),
+              call.pos);
 }
 
 bool TextParser::CloseCall(Pending& call) {
@@ -640,7 +648,7 @@ bool TextParser::CloseCall(Pending& call) {
       node = builder_.AddNary(call.spec.op, args, call.weights, call.pos);
       break;
     case CallShape::kModel:
-      return FinishModelCall(call.pos, call.function);
+      return FinishModelCall(call, args);
     case CallShape::kVector:
       return false;  // parsed by ParseVectorCall, never pushed
   }

@@ -1,10 +1,12 @@
 #include "dsl/text_printer.h"
 
+#include <algorithm>
 #include <cmath>
-#include <deque>
-#include <vector>
+#include <cstdint>
 
 #include "dsl/float_text.h"
+#include "ir/model_format.h"
+#include "ir/walk.h"
 #include "math/bits.h"
 
 namespace calcjit::dsl {
@@ -15,147 +17,132 @@ using ir::Node;
 using ir::NodeId;
 using ir::Op;
 using ir::OpKind;
+using ir::Syntax;
 
-constexpr int kAtom = 100;      // calls, names, non-negative literals
-constexpr int kUnaryLevel = 7;  // prefix - and !, and negative literals
-constexpr int kPowLevel = 8;
+constexpr int kAtom = 100;  // calls, names, non-negative literals
 
 bool IsNegativeLiteral(const Node& node) {
   return node.op == Op::kConstant && !std::isnan(node.constant) &&
          (math::FloatBits(node.constant) & 0x80000000u) != 0;
 }
 
-// How tightly a node's printed form binds.
+// How tightly a node's printed form binds: its operator's precedence, the
+// prefix level for a negative literal (spec section 4), else an atom.
 int PrecedenceOf(const Node& node) {
   const ir::OpInfo& info = ir::Info(node.op);
   switch (info.syntax) {
-    case ir::Syntax::kInfix:
-    case ir::Syntax::kInfixRight:
-    case ir::Syntax::kPrefix:
+    case Syntax::kInfix:
+    case Syntax::kInfixRight:
+    case Syntax::kPrefix:
       return info.precedence;
     default:
-      return IsNegativeLiteral(node) ? kUnaryLevel : kAtom;
+      return IsNegativeLiteral(node) ? ir::PrefixPrecedence() : kAtom;
   }
 }
 
-// The printer walks the tree with an explicit stack of pieces to emit: either
-// literal text or a node to print (with parentheses when its context needs
-// them), so a 10,000-level formula costs heap, not native stack.
-struct Piece {
-  std::string_view text;
-  NodeId node = ir::kNone;
-  bool parenthesize = false;
-};
-
-class ExpressionPrinter {
+// Prints one expression as a visitor of ir::ExpressionWalker: a node's
+// opening (a parenthesis its place needs, a prefix symbol, a call's name and
+// non-expression arguments) on Enter, separators on Between, the closing on
+// Leave. Only the parentheses that precedence needs are written.
+class ExpressionPrinter : public ir::WalkHooks {
  public:
   ExpressionPrinter(const ir::FeatureSetIr& ir, std::string* out) : ir_(ir), out_(*out) {}
 
-  void Print(NodeId root) {
-    stack_.push_back(Piece{{}, root, false});
-    while (!stack_.empty()) {
-      const Piece piece = stack_.back();
-      stack_.pop_back();
-      if (piece.node == ir::kNone) {
-        out_ += piece.text;
-      } else {
-        Expand(piece.node, piece.parenthesize);
-      }
+  void Enter(NodeId id, ir::WalkPlace place) {
+    const Node& node = ir_.nodes[id];
+    const ir::OpInfo& info = ir::Info(node.op);
+    if (NeedsParentheses(node, place)) out_ += '(';
+    switch (info.syntax) {
+      case Syntax::kLeaf:
+        out_ += node.op == Op::kConstant ? FormatShortestFloat(node.constant)
+                                         : QuoteName(ir_.NameOf(node.name));
+        break;
+      case Syntax::kPrefix:
+        out_ += info.spelling;
+        break;
+      case Syntax::kInfix:
+      case Syntax::kInfixRight:
+        break;
+      case Syntax::kCall:
+        EnterCall(node, info);
+        break;
     }
+  }
+
+  void Between(NodeId id, std::uint32_t /*index*/) {
+    const ir::OpInfo& info = ir::Info(ir_.nodes[id].op);
+    if (info.syntax == Syntax::kCall) {
+      out_ += ", ";
+    } else {
+      out_ += ' ';
+      out_ += info.spelling;
+      out_ += ' ';
+    }
+  }
+
+  void Leave(NodeId id, ir::WalkPlace place) {
+    const Node& node = ir_.nodes[id];
+    if (ir::Info(node.op).syntax == Syntax::kCall) out_ += ')';
+    if (ir::KindOf(node.op) == OpKind::kModel) out_ += "[" + std::to_string(node.output) + "]";
+    if (NeedsParentheses(node, place)) out_ += ')';
   }
 
  private:
-  void Text(std::string_view text) { stack_.push_back(Piece{text}); }
-  void Child(NodeId node, int min_precedence) {
-    stack_.push_back(Piece{{}, node, PrecedenceOf(ir_.nodes[node]) < min_precedence});
-  }
-
-  // Pushes, in reverse order, what prints `id`.
-  void Expand(NodeId id, bool parenthesize) {
-    const Node& node = ir_.nodes[id];
-    const ir::OpInfo& info = ir::Info(node.op);
-    const auto operands = ir_.OperandsOf(node);
-    if (parenthesize) Text(")");
+  // Whether `node`, printed at `place`, needs parentheses to read back as
+  // the same tree. Binary operators other than right-associative ones are
+  // left-associative, so a right operand of the same level needs them; the
+  // right operand of a right-associative operator (^) may be a unary
+  // expression (2 ^ -1); -(2) is Unary(NEG, 2) while -2 is a literal.
+  bool NeedsParentheses(const Node& node, ir::WalkPlace place) const {
+    if (place.is_root()) return false;
+    const Node& parent = ir_.nodes[place.parent];
+    const ir::OpInfo& info = ir::Info(parent.op);
+    const int precedence = PrecedenceOf(node);
+    const int p = info.precedence;
     switch (info.syntax) {
-      case ir::Syntax::kLeaf:
-        if (node.op == Op::kConstant) {
-          owned_.push_back(FormatShortestFloat(node.constant));
-          Text(owned_.back());
-        } else {
-          owned_.push_back(QuoteName(ir_.NameOf(node.name)));
-          Text(owned_.back());
-        }
-        break;
-      case ir::Syntax::kPrefix: {
-        // -(2) is Unary(NEG, 2), while -2 is the literal -2 (spec section 4).
-        const Node& operand = ir_.nodes[operands[0]];
+      case Syntax::kPrefix: {
         const bool glue =
-            node.op == Op::kNeg && operand.op == Op::kConstant && !IsNegativeLiteral(operand);
-        stack_.push_back(Piece{{}, operands[0], glue || PrecedenceOf(operand) < kUnaryLevel});
-        Text(info.spelling);
-        break;
+            parent.op == Op::kNeg && node.op == Op::kConstant && !IsNegativeLiteral(node);
+        return glue || precedence < ir::PrefixPrecedence();
       }
-      case ir::Syntax::kInfix:
-      case ir::Syntax::kInfixRight: {
-        const int p = info.precedence;
-        if (node.op == Op::kPow) {
-          // The base binds tighter than unary minus; the exponent may be a
-          // unary expression (2 ^ -1).
-          Child(operands[1], kUnaryLevel);
-          Text(" ^ ");
-          Child(operands[0], kPowLevel + 1);
-        } else {
-          Child(operands[1], p + 1);
-          Text(" ");
-          Text(info.spelling);
-          Text(" ");
-          Child(operands[0], p);
-        }
-        break;
-      }
-      case ir::Syntax::kCall:
-        ExpandCall(node, info);
+      case Syntax::kInfix:
+        return precedence < (place.index == 0 ? p : p + 1);
+      case Syntax::kInfixRight:
+        return precedence < (place.index == 0 ? p + 1 : std::min(p, ir::PrefixPrecedence()));
+      case Syntax::kLeaf:
+      case Syntax::kCall:
         break;
     }
-    if (parenthesize) Text("(");
+    return false;
   }
 
-  void ExpandCall(const Node& node, const ir::OpInfo& info) {
-    const auto operands = ir_.OperandsOf(node);
-    Text(")");
-    if (info.kind == OpKind::kVector) {
-      if (node.name2 != ir::kNone) {
-        owned_.push_back(QuoteName(ir_.NameOf(node.name2)));
-        Text(owned_.back());
-        Text(", ");
-      }
-      owned_.push_back(node.name == ir::kNone ? std::string() : QuoteName(ir_.NameOf(node.name)));
-      Text(owned_.back());
-    } else {
-      for (std::size_t i = operands.size(); i-- > 0;) {
-        Child(operands[i], 0);
-        if (i > 0) Text(", ");
-      }
-      if (node.op == Op::kWeightedSum) {
-        std::string weights = "[";
-        for (std::size_t i = 0; i < node.weight_count; ++i) {
-          if (i > 0) weights += ", ";
-          weights += FormatShortestFloat(ir_.WeightsOf(node)[i]);
-        }
-        weights += operands.empty() ? "]" : "], ";
-        owned_.push_back(std::move(weights));
-        Text(owned_.back());
-      }
+  // name(, then the arguments that are not expressions: a Vector's input
+  // names, a weighted row's weights, a model call's model.
+  void EnterCall(const Node& node, const ir::OpInfo& info) {
+    out_ += info.spelling;
+    out_ += '(';
+    if (info.kind == OpKind::kModel) {
+      if (node.name != ir::kNone) out_ += QuoteName(ir_.NameOf(node.name));
+      if (node.operand_count > 0) out_ += ", ";
+      return;
     }
-    Text("(");
-    Text(info.spelling);
+    if (info.kind == OpKind::kVector) {
+      if (node.name != ir::kNone) out_ += QuoteName(ir_.NameOf(node.name));
+      if (node.name2 != ir::kNone) out_ += ", " + QuoteName(ir_.NameOf(node.name2));
+      return;
+    }
+    if (info.weighted) {
+      out_ += '[';
+      for (std::size_t i = 0; i < node.weight_count; ++i) {
+        if (i > 0) out_ += ", ";
+        out_ += FormatShortestFloat(ir_.WeightsOf(node)[i]);
+      }
+      out_ += node.operand_count == 0 ? "]" : "], ";
+    }
   }
 
   const ir::FeatureSetIr& ir_;
   std::string& out_;
-  std::vector<Piece> stack_;
-  // Texts made while printing; a deque keeps the views in stack_ valid.
-  std::deque<std::string> owned_;
 };
 
 bool IsPlainNameStart(char c) {
@@ -163,6 +150,17 @@ bool IsPlainNameStart(char c) {
 }
 bool IsPlainNameChar(char c) {
   return IsPlainNameStart(c) || (c >= '0' && c <= '9') || c == '.';
+}
+
+// A string literal: backslash and double quote escaped with a backslash, as
+// the lexer reads them (a path holds no line feed: readers reject one).
+std::string StringLiteral(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
 }
 
 std::string ScopeText(const ir::InputDecl& input) {
@@ -189,7 +187,8 @@ std::string QuoteName(std::string_view name) {
 
 std::string ExpressionToText(const ir::FeatureSetIr& ir, NodeId root) {
   std::string out;
-  ExpressionPrinter(ir, &out).Print(root);
+  ExpressionPrinter printer(ir, &out);
+  ir::WalkExpression(ir, root, printer);
   return out;
 }
 
@@ -202,10 +201,19 @@ std::string WriteText(const ir::FeatureSetIr& ir) {
     if (input.default_value) out += " = " + FormatShortestFloat(*input.default_value);
     out += ";\n";
   }
+  for (const ir::ModelDecl& model : ir.models) {
+    out += "model ";
+    out += QuoteName(ir.NameOf(model.name));
+    out += " = ";
+    out += ir::InfoOf(model.format).text_name;
+    out += "(" + StringLiteral(model.path) + ");\n";
+  }
+  ExpressionPrinter printer(ir, &out);
+  ir::ExpressionWalker walker;
   for (const ir::FeatureDef& feature : ir.features) {
     out += QuoteName(ir.NameOf(feature.name));
     out += " = ";
-    ExpressionPrinter(ir, &out).Print(feature.root);
+    walker.Walk(ir, feature.root, printer);
     out += ";\n";
   }
   return out;

@@ -1,7 +1,7 @@
 // The text syntax writer (spec section 4): declared inputs in order, then
-// definitions in order, one statement per line, only the parentheses that
-// precedence needs, floats in their shortest form. Parsing the output gives
-// back the same messages, so printing is idempotent.
+// model declarations in order, then definitions in order, one statement per line, only the
+// parentheses that precedence needs, floats in their shortest form. Parsing the output gives back
+// the same messages, so printing is idempotent.
 #ifndef CALCJIT_DSL_TEXT_PRINTER_H_
 #define CALCJIT_DSL_TEXT_PRINTER_H_
 

@@ -4,6 +4,7 @@ target_sources(calcjit PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/wire_format.cc
   ${CMAKE_CURRENT_LIST_DIR}/proto_validator.cc
   ${CMAKE_CURRENT_LIST_DIR}/expression_reader.cc
+  ${CMAKE_CURRENT_LIST_DIR}/model_declarations.cc
   ${CMAKE_CURRENT_LIST_DIR}/proto_reader.cc
   ${CMAKE_CURRENT_LIST_DIR}/proto_writer.cc
   ${CMAKE_CURRENT_LIST_DIR}/json_dom.cc

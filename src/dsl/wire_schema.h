@@ -38,6 +38,10 @@ inline constexpr std::uint32_t kInputDefault = 4;
 inline constexpr std::uint32_t kFeatureName = 1;
 inline constexpr std::uint32_t kFeatureExpression = 2;
 
+inline constexpr std::uint32_t kModelName = 1;
+inline constexpr std::uint32_t kModelPath = 2;
+inline constexpr std::uint32_t kModelFormat = 3;
+
 // Expression.kind: constant = 1, feature = 2, then one message per kind.
 inline constexpr std::uint32_t kExprConstant = 1;
 inline constexpr std::uint32_t kExprFeature = 2;

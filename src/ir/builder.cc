@@ -22,6 +22,10 @@ void IrBuilder::AddInput(const InputDecl& decl) {
   if (decl.default_value) ir_.inputs.back().default_value = Canonical(*decl.default_value);
 }
 
+void IrBuilder::AddModel(ModelDecl decl) {
+  ir_.models.push_back(std::move(decl));
+}
+
 void IrBuilder::BeginFeature() {
   feature_begin_ = static_cast<NodeId>(ir_.nodes.size());
 }
@@ -76,6 +80,16 @@ NodeId IrBuilder::AddVector(Op op, NameId lhs, NameId rhs, TextPos pos) {
   node.name2 = rhs;
   node.pos = pos;
   return Append(node, {});
+}
+
+NodeId IrBuilder::AddModelCall(NameId model, std::span<const NodeId> inputs, std::uint32_t output,
+                               TextPos pos) {
+  Node node;
+  node.op = Op::kModel;
+  node.name = model;
+  node.output = output;
+  node.pos = pos;
+  return Append(node, inputs);
 }
 
 void IrBuilder::EndFeature(NameId name, NodeId root, TextPos pos) {

@@ -22,6 +22,7 @@ class IrBuilder {
 
   NameId Intern(std::string_view name) { return ir_.names.Intern(name); }
   void AddInput(const InputDecl& decl);
+  void AddModel(ModelDecl decl);
 
   // Nodes of one definition are added between BeginFeature and EndFeature,
   // operands first. Each Add returns the new node's id.
@@ -34,6 +35,9 @@ class IrBuilder {
                  TextPos pos = {});
   // lhs / rhs may be kNone (absent); the checker reports what is missing.
   NodeId AddVector(Op op, NameId lhs, NameId rhs, TextPos pos = {});
+  // model(name, inputs...)[output]; `model` may be kNone (absent).
+  NodeId AddModelCall(NameId model, std::span<const NodeId> inputs, std::uint32_t output,
+                      TextPos pos = {});
   void EndFeature(NameId name, NodeId root, TextPos pos = {});
 
   // Nesting depth of a node: 1 for a leaf, 1 + the deepest operand otherwise

@@ -20,13 +20,27 @@ std::string Quoted(const std::string& name) {
   return "'" + name.substr(0, kShown) + "...'";
 }
 
+// The operators that take weights, as the text spells them: "weighted_sum".
+std::string WeightedNames() {
+  std::string names;
+  for (const OpInfo& info : kOpTable) {
+    if (!info.weighted) continue;
+    if (!names.empty()) names += ", ";
+    names += info.spelling;
+  }
+  return names;
+}
+
 class Checker {
  public:
-  explicit Checker(CheckedSet* set) : set_(*set), ir_(set->ir) {}
+  Checker(CheckedSet* set, std::span<const ModelShape> model_shapes)
+      : set_(*set), ir_(set->ir), model_shapes_(model_shapes) {}
 
   std::vector<Diagnostic> Run() {
     set_.symbols.assign(ir_.names.size(), Symbol{});
+    set_.model_of_name.assign(ir_.names.size(), kNone);
     CheckInputs();
+    CheckModels();
     CheckDefinitionNames();
     for (std::uint32_t f = 0; f < ir_.features.size(); ++f) CheckNodes(f);
     OrderAndFindCycles();
@@ -145,6 +159,9 @@ class Checker {
         case OpKind::kNary:
           CheckNary(id);
           break;
+        case OpKind::kModel:
+          CheckModelCall(id);
+          break;
         default:
           break;
       }
@@ -154,26 +171,117 @@ class Checker {
   void CheckRef(NodeId id) {
     const Node& node = ir_.nodes[id];
     CheckNameLength(node.name, [&] { return NodeLocation(ir_, id, "feature"); });
-    Symbol& symbol = set_.symbols[node.name];
+    ResolveColumn(node.name, [&] { return NodeLocation(ir_, id, "feature"); });
+  }
+
+  // A name used as a column: a definition, a scalar input, or (neither
+  // declared nor defined) a new implicit item scalar input.
+  template <typename Location>
+  void ResolveColumn(NameId name, Location location) {
+    Symbol& symbol = set_.symbols[name];
     if (symbol.kind == Symbol::Kind::kUnused) {
       // Neither declared nor defined: an implicit item scalar input.
       symbol = Symbol{Symbol::Kind::kInput, static_cast<std::uint32_t>(set_.schema.inputs.size())};
       set_.schema.inputs.push_back(
-          InputInfo{ir_.NameOf(node.name), Scope::kItem, 0, std::nullopt, false});
+          InputInfo{ir_.NameOf(name), Scope::kItem, 0, std::nullopt, false});
     } else if (symbol.kind == Symbol::Kind::kInput &&
                set_.schema.inputs[symbol.index].dimension > 0) {
-      Error(NodeLocation(ir_, id, "feature"),
-            "vector input " + Quoted(ir_.NameOf(node.name)) +
-                " is used as a column; use it in dot, cosine, l2_distance or norm");
+      Error(location(), "vector input " + Quoted(ir_.NameOf(name)) +
+                            " is used as a column; use it in dot, cosine, l2_distance or norm");
     }
+  }
+
+  void CheckModels() {
+    for (std::size_t m = 0; m < ir_.models.size(); ++m) {
+      const ModelDecl& model = ir_.models[m];
+      CheckNameLength(model.name, [&] { return ModelLocation(ir_, m, "name"); });
+      std::uint32_t& declared = set_.model_of_name[model.name];
+      if (declared != kNone) {
+        Error(ModelLocation(ir_, m, "name"), "model " + Quoted(ir_.NameOf(model.name)) +
+                                                 " is declared twice (first at " +
+                                                 ModelLocation(ir_, declared) + ")");
+        continue;
+      }
+      declared = static_cast<std::uint32_t>(m);
+    }
+  }
+
+  // model(NAME, inputs...)[k]: NAME is a declared model. Its inputs are
+  // nodes of their own, checked as every node is.
+  void CheckModelCall(NodeId id) {
+    const Node& node = ir_.nodes[id];
+    if (node.name == kNone) {
+      Error(NodeLocation(ir_, id, "model.name"), "model call names no model");
+      return;
+    }
+    CheckNameLength(node.name, [&] { return NodeLocation(ir_, id, "model.name"); });
+    const std::string& name = ir_.NameOf(node.name);
+    const std::uint32_t model = set_.model_of_name[node.name];
+    if (model == kNone) {
+      Error(NodeLocation(ir_, id, "model.name"), "unknown model " + Quoted(name) +
+                                                     " (declare it, e.g. model " + name +
+                                                     " = xgboost(\"" + name + ".json\");)");
+      return;
+    }
+    if (!model_shapes_.empty()) CheckModelShape(id, model_shapes_[model]);
+  }
+
+  // The hook where a loaded model's shape meets its calls (spec section 6.1).
+  void CheckModelShape(NodeId id, const ModelShape& shape) {
+    const Node& node = ir_.nodes[id];
+    const std::string model = Quoted(ir_.NameOf(node.name));
+    if (node.output >= shape.output_count) {
+      Error(NodeLocation(ir_, id, "model.output"),
+            "model " + model + " has " + Count(shape.output_count, "output") + ", so output " +
+                std::to_string(node.output) + " is beyond them (outputs count from 0)");
+    }
+    if (node.operand_count > 0) {
+      if (node.operand_count != shape.feature_count) {
+        Error(NodeLocation(ir_, id, "model.inputs"),
+              "model " + model + " has " + Count(shape.feature_count, "feature") +
+                  ", but this call gives it " + Count(node.operand_count, "input"));
+      }
+      return;
+    }
+    if (shape.feature_count == 0) return;
+    if (shape.feature_names.empty()) {
+      Error(NodeLocation(ir_, id, "model.inputs"),
+            "model " + model + " has " + Count(shape.feature_count, "feature") +
+                " and its file does not name them, so the call must list its inputs");
+      return;
+    }
+    if (shape.feature_names.size() != shape.feature_count) {
+      Error(NodeLocation(ir_, id, "model.inputs"),
+            "model " + model + " has " + Count(shape.feature_count, "feature") + " but names " +
+                std::to_string(shape.feature_names.size()));
+      return;
+    }
+    // Input j is the feature or input named like model feature j.
+    CheckedSet::ImpliedInputs implied{id, {}};
+    for (const std::string& feature : shape.feature_names) {
+      const NameId input = set_.ir.names.Intern(feature);
+      if (set_.symbols.size() < set_.ir.names.size()) {
+        set_.symbols.resize(set_.ir.names.size());
+        set_.model_of_name.resize(set_.ir.names.size(), kNone);
+      }
+      CheckNameLength(input, [&] { return NodeLocation(ir_, id, "model.inputs"); });
+      ResolveColumn(input, [&] { return NodeLocation(ir_, id, "model.inputs"); });
+      implied.names.push_back(input);
+    }
+    set_.implied_inputs.push_back(std::move(implied));
+  }
+
+  static std::string Count(std::uint32_t count, std::string_view what) {
+    return std::to_string(count) + " " + std::string(what) + (count == 1 ? "" : "s");
   }
 
   void CheckVector(NodeId id) {
     const Node& node = ir_.nodes[id];
     const std::uint32_t lhs = VectorOperand(id, node.name, "lhs");
-    if (node.op == Op::kNorm) {
+    if (Info(node.op).lhs_only) {
       if (node.name2 != kNone) {
-        Error(NodeLocation(ir_, id, "vector.rhs"), "norm takes one operand, but has a second");
+        Error(NodeLocation(ir_, id, "vector.rhs"),
+              std::string(Info(node.op).spelling) + " takes one operand, but has a second");
       }
       return;
     }
@@ -192,15 +300,15 @@ class Checker {
     if (node.operand_count == 0) {
       Error(NodeLocation(ir_, id, "nary.operands"), function + " needs at least one operand");
     }
-    if (node.op == Op::kWeightedSum) {
+    if (Info(node.op).weighted) {
       if (node.weight_count != node.operand_count) {
         Error(NodeLocation(ir_, id, "nary.weights"),
-              "weighted_sum needs one weight per operand: " + std::to_string(node.weight_count) +
+              function + " needs one weight per operand: " + std::to_string(node.weight_count) +
                   " weights for " + std::to_string(node.operand_count) + " operands");
       }
     } else if (node.weight_count > 0) {
       Error(NodeLocation(ir_, id, "nary.weights"),
-            function + " takes no weights (only weighted_sum does)");
+            function + " takes no weights (only " + WeightedNames() + " does)");
     }
   }
 
@@ -313,7 +421,8 @@ class Checker {
 
   CheckedSet& set_;
   const FeatureSetIr& ir_;
-  std::vector<std::size_t> declared_at_;  // by input symbol index: the declaration
+  std::span<const ModelShape> model_shapes_;  // empty, or one per ir_.models entry
+  std::vector<std::size_t> declared_at_;      // by input symbol index: the declaration
   std::vector<Diagnostic> errors_;
 };
 
@@ -322,19 +431,31 @@ class Checker {
 std::vector<std::uint32_t> CheckedSet::DirectDependencies(std::uint32_t feature) const {
   std::vector<std::uint32_t> result;
   const FeatureDef& def = ir.features[feature];
-  for (NodeId id = def.first_node; id <= def.root; ++id) {
-    const Node& node = ir.nodes[id];
-    if (node.op != Op::kRef) continue;
-    const Symbol& symbol = symbols[node.name];
+  auto use = [&](NameId name) {
+    const Symbol& symbol = symbols[name];
     if (symbol.kind == Symbol::Kind::kFeature) result.push_back(symbol.index);
+  };
+  for (NodeId id = def.first_node; id <= def.root; ++id) {
+    if (ir.nodes[id].op == Op::kRef) use(ir.nodes[id].name);
+  }
+  // The inputs a model call takes from its model's feature names.
+  auto implied = std::lower_bound(
+      implied_inputs.begin(), implied_inputs.end(), def.first_node,
+      [](const ImpliedInputs& inputs, NodeId first) { return inputs.call < first; });
+  for (; implied != implied_inputs.end() && implied->call <= def.root; ++implied) {
+    for (const NameId name : implied->names) use(name);
   }
   return result;
 }
 
-Result<CheckedSet> Check(FeatureSetIr ir) {
+Result<CheckedSet> Check(FeatureSetIr ir, std::span<const ModelShape> model_shapes) {
+  if (!model_shapes.empty() && model_shapes.size() != ir.models.size()) {
+    return InternalError("Check: " + std::to_string(model_shapes.size()) + " model shapes for " +
+                         std::to_string(ir.models.size()) + " model declarations");
+  }
   CheckedSet set;
   set.ir = std::move(ir);
-  std::vector<Diagnostic> errors = Checker(&set).Run();
+  std::vector<Diagnostic> errors = Checker(&set, model_shapes).Run();
   if (!errors.empty()) return Status::Errors(ErrorKind::kUser, std::move(errors));
   return set;
 }

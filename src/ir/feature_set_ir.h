@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "calcjit/schema.h"
+#include "ir/model_format.h"
 #include "ir/op.h"
 
 namespace calcjit::ir {
@@ -66,9 +67,11 @@ struct Node {
   std::uint32_t operand_count = 0;
   std::uint32_t first_weight = 0;  // weights[first_weight, +weight_count) (Nary)
   std::uint32_t weight_count = 0;
-  float constant = 0.0f;  // kConstant
-  NameId name = kNone;    // kRef: the referenced name; Vector: lhs (kNone if absent)
-  NameId name2 = kNone;   // Vector: rhs (kNone if absent)
+  float constant = 0.0f;     // kConstant
+  NameId name = kNone;       // kRef: the referenced name; Vector: lhs (kNone if absent);
+                             // Model: the model's name (kNone if absent)
+  NameId name2 = kNone;      // Vector: rhs (kNone if absent)
+  std::uint32_t output = 0;  // Model: which of the model's outputs, k of [k]
   TextPos pos;
 };
 
@@ -77,6 +80,15 @@ struct InputDecl {
   Scope scope = Scope::kItem;
   std::uint32_t dimension = 0;
   std::optional<float> default_value;
+  TextPos pos;
+};
+
+// model NAME = FORMAT("PATH"); (spec section 6.1). Model names are names of
+// their own: a model may be named like a feature or an input.
+struct ModelDecl {
+  NameId name = kNone;
+  std::string path;  // as written; resolved against the model root when loaded
+  ModelFormat format = ModelFormat::kXgboostJson;
   TextPos pos;
 };
 
@@ -92,6 +104,7 @@ struct FeatureSetIr {
   NameTable names;
   std::vector<InputDecl> inputs;     // declaration order
   std::vector<FeatureDef> features;  // definition order
+  std::vector<ModelDecl> models;     // declaration order
   std::vector<Node> nodes;
   std::vector<NodeId> operands;
   std::vector<float> weights;

@@ -30,24 +30,7 @@ std::string FormatTextPos(TextPos pos) {
 }
 
 std::string OperandField(Op op, std::size_t index) {
-  switch (KindOf(op)) {
-    case OpKind::kUnary:
-      return "unary.operand";
-    case OpKind::kAggregate:
-      return "aggregate.operand";
-    case OpKind::kBinary:
-      return index == 0 ? "binary.lhs" : "binary.rhs";
-    case OpKind::kConditional:
-      return index == 0 ? "conditional.condition"
-                        : (index == 1 ? "conditional.then" : "conditional.otherwise");
-    case OpKind::kNary:
-      return "nary.operands[" + std::to_string(index) + "]";
-    case OpKind::kConstant:
-    case OpKind::kRef:
-    case OpKind::kVector:
-      break;
-  }
-  return "?";
+  return OperandPath(KindOf(op), index);
 }
 
 std::string NodeLocation(const FeatureSetIr& ir, NodeId node, std::string_view field) {
@@ -89,6 +72,11 @@ std::string InputLocation(const FeatureSetIr& ir, std::size_t input, std::string
 std::string FeatureLocation(const FeatureSetIr& ir, std::size_t feature, std::string_view field) {
   if (ir.source == SourceFormat::kText) return FormatTextPos(ir.features[feature].pos);
   return WithField("features[" + std::to_string(feature) + "]", field);
+}
+
+std::string ModelLocation(const FeatureSetIr& ir, std::size_t model, std::string_view field) {
+  if (ir.source == SourceFormat::kText) return FormatTextPos(ir.models[model].pos);
+  return WithField("models[" + std::to_string(model) + "]", field);
 }
 
 }  // namespace calcjit::ir

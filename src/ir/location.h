@@ -20,6 +20,7 @@ std::string NodeLocation(const FeatureSetIr& ir, NodeId node, std::string_view f
 std::string InputLocation(const FeatureSetIr& ir, std::size_t input, std::string_view field = {});
 std::string FeatureLocation(const FeatureSetIr& ir, std::size_t feature,
                             std::string_view field = {});
+std::string ModelLocation(const FeatureSetIr& ir, std::size_t model, std::string_view field = {});
 
 // The field of a node's message that holds its `index`-th operand:
 // "unary.operand", "binary.lhs", "nary.operands[2]", ...

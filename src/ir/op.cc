@@ -2,6 +2,30 @@
 
 namespace calcjit::ir {
 
+namespace {
+
+bool IsSymbolSyntax(Syntax syntax, bool infix) {
+  return infix ? syntax == Syntax::kInfix || syntax == Syntax::kInfixRight
+               : syntax == Syntax::kPrefix;
+}
+
+std::optional<Op> FindSymbol(std::string_view symbol, bool infix) {
+  for (const OpInfo& info : kOpTable) {
+    if (IsSymbolSyntax(info.syntax, infix) && info.spelling == symbol) return info.op;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Op> FindPrefix(std::string_view symbol) {
+  return FindSymbol(symbol, /*infix=*/false);
+}
+
+std::optional<Op> FindInfix(std::string_view symbol) {
+  return FindSymbol(symbol, /*infix=*/true);
+}
+
 std::optional<Op> OpFromProtoNumber(OpKind kind, int number) {
   if (number <= 0) return std::nullopt;  // OPERATOR_UNSPECIFIED is never valid
   for (const OpInfo& info : kOpTable) {
@@ -19,26 +43,14 @@ std::optional<Op> OpFromProtoName(OpKind kind, std::string_view name) {
   return std::nullopt;
 }
 
-std::string_view ExpressionFieldName(OpKind kind) {
-  switch (kind) {
-    case OpKind::kConstant:
-      return "constant";
-    case OpKind::kRef:
-      return "feature";
-    case OpKind::kUnary:
-      return "unary";
-    case OpKind::kBinary:
-      return "binary";
-    case OpKind::kConditional:
-      return "conditional";
-    case OpKind::kVector:
-      return "vector";
-    case OpKind::kNary:
-      return "nary";
-    case OpKind::kAggregate:
-      return "aggregate";
+std::optional<Op> SoleOpOf(OpKind kind) {
+  std::optional<Op> found;
+  for (const OpInfo& info : kOpTable) {
+    if (info.kind != kind) continue;
+    if (found) return std::nullopt;  // more than one: the message needs an Operator enum
+    found = info.op;
   }
-  return "";
+  return found;
 }
 
 }  // namespace calcjit::ir

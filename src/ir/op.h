@@ -1,4 +1,6 @@
-// Operators: the enum and the per-operator facts, generated from op.def.
+// Operators: the enum and every per-operator fact, generated from op.def.
+// Stages read the facts through the accessors below; code generated per
+// operator (kernel dispatch) expands op.def through op_by_kind.inc.
 #ifndef CALCJIT_IR_OP_H_
 #define CALCJIT_IR_OP_H_
 
@@ -7,23 +9,29 @@
 #include <optional>
 #include <string_view>
 
-namespace calcjit::ir {
+#include "ir/kind.h"
 
-// Which message of the wire format (spec section 2) an operator belongs to.
-enum class OpKind : std::uint8_t {
-  kConstant,
-  kRef,  // Expression.feature: a calculated feature or an input, by name
-  kUnary,
-  kBinary,
-  kConditional,
-  kNary,
-  kVector,
-  kAggregate,
-};
+namespace calcjit::ir {
 
 enum class Syntax : std::uint8_t { kLeaf, kPrefix, kInfix, kInfixRight, kCall };
 
 enum class NanRule : std::uint8_t { kPropagates, kToBool, kPassThrough, kSkipsNan, kSpecial };
+
+// What an operator's value is, per item of a batch.
+enum class ResultShape : std::uint8_t {
+  kElementWise,     // item i's value depends on the operands' item i only
+  kBatchStatistic,  // one value for the whole batch, the same in every item
+  kBatchColumn,     // a value per item that depends on the whole batch (rank, softmax, ...)
+};
+
+// May constant folding evaluate the operator when its operands are constants?
+enum class Folding : std::uint8_t { kEvaluate, kNever };
+
+// How a compiler of element-wise loops (the JIT) runs the operator's kernel.
+enum class Cost : std::uint8_t {
+  kInline,      // its code is inlined into the loop
+  kVectorCall,  // an expensive kernel: called through its vector variants, not inlined
+};
 
 enum class Op : std::uint8_t {
 #define CALCJIT_OP(name, ...) k##name,
@@ -33,7 +41,7 @@ enum class Op : std::uint8_t {
 
 struct OpInfo {
   Op op;
-  std::string_view name;  // "Add": for dumps and diagnostics
+  std::string_view name;  // "Add": for dumps and diagnostics; the kernel's name in src/math
   OpKind kind;
   int proto_number;             // 0 when the kind has no Operator enum
   std::string_view proto_name;  // without the "OPERATOR_" prefix
@@ -41,11 +49,50 @@ struct OpInfo {
   Syntax syntax;
   int precedence;
   NanRule nan_rule;
+  ResultShape shape;
+  Folding folding;
+  Cost cost;
+
+  // Hooks: facts only some rows have. A row of op.def names the ones it needs
+  // as designated initializers, in this order; the others keep these
+  // defaults, which mean "nothing".
+  //
+  // The operands can be swapped without changing any observable bit.
+  bool commutative = false;
+  // A second, function-call spelling of a symbol row: pow(x, y) for x ^ y.
+  std::string_view call_spelling = {};
+  // Vector: takes one vector input (lhs) instead of two.
+  bool lhs_only = false;
+  // Nary: the Binary operator whose left fold over the operands it is.
+  std::optional<Op> nary_fold = std::nullopt;
+  // Nary: the fold is divided once by the operand count (mean).
+  bool divides_by_count = false;
+  // Nary: operand k is multiplied by weight k before the fold (weighted_sum);
+  // exactly one weight per operand. Other Nary rows take no weights.
+  bool weighted = false;
+  // Aggregate: 64-bit keys of scratch its kernel needs per item (rank sorts
+  // 2n keys: the values' sort keys and the items' indices).
+  int scratch_keys_per_item = 0;
 };
 
 inline constexpr OpInfo kOpTable[] = {
-#define CALCJIT_OP(name, kind, number, proto, spelling, syntax, prec, nan) \
-  {Op::k##name, #name, OpKind::kind, number, proto, spelling, Syntax::syntax, prec, NanRule::nan},
+// (The parameters are named apart from OpInfo's members, which the
+// designators name.)
+#define CALCJIT_OP(row_name, row_kind, row_number, row_proto, row_spelling, row_syntax, \
+                   row_precedence, row_nan, row_shape, row_folding, row_cost, ...)      \
+  {.op = Op::k##row_name,                                                               \
+   .name = #row_name,                                                                   \
+   .kind = OpKind::row_kind,                                                            \
+   .proto_number = row_number,                                                          \
+   .proto_name = row_proto,                                                             \
+   .spelling = row_spelling,                                                            \
+   .syntax = Syntax::row_syntax,                                                        \
+   .precedence = row_precedence,                                                        \
+   .nan_rule = NanRule::row_nan,                                                        \
+   .shape = ResultShape::row_shape,                                                     \
+   .folding = Folding::row_folding,                                                     \
+   .cost = Cost::row_cost,                                                              \
+   __VA_ARGS__},
 #include "ir/op.def"
 #undef CALCJIT_OP
 };
@@ -58,55 +105,92 @@ constexpr const OpInfo& Info(Op op) {
 constexpr OpKind KindOf(Op op) {
   return Info(op).kind;
 }
-
-// Number of expression operands an operator of this kind takes; -1 for Nary
-// (one or more). Vector operators take names, not expressions: 0.
-constexpr int FixedArity(OpKind kind) {
-  switch (kind) {
-    case OpKind::kUnary:
-    case OpKind::kAggregate:
-      return 1;
-    case OpKind::kBinary:
-      return 2;
-    case OpKind::kConditional:
-      return 3;
-    case OpKind::kNary:
-      return -1;
-    case OpKind::kConstant:
-    case OpKind::kRef:
-    case OpKind::kVector:
-      return 0;
-  }
-  return 0;
+constexpr ResultShape ResultShapeOf(Op op) {
+  return Info(op).shape;
 }
-
-// IEEE +, *, ==, != and the IEEE 754-2019 minimum/maximum are commutative in
-// every bit we can observe (a NaN's payload is not observable), so their
-// operands can be ordered canonically (the optimizer shares a+b with b+a).
+constexpr bool MayFold(Op op) {
+  return Info(op).folding == Folding::kEvaluate;
+}
+constexpr bool IsVectorCall(Op op) {
+  return Info(op).cost == Cost::kVectorCall;
+}
 constexpr bool IsCommutative(Op op) {
-  switch (op) {
-    case Op::kAdd:
-    case Op::kMul:
-    case Op::kMin:
-    case Op::kMax:
-    case Op::kEq:
-    case Op::kNe:
-    case Op::kAnd:
-    case Op::kOr:
-      return true;
-    default:
-      return false;
-  }
+  return Info(op).commutative;
 }
+constexpr int ScratchKeysPerItem(Op op) {
+  return Info(op).scratch_keys_per_item;
+}
+
+// The most scratch keys per item any operator needs: what a workspace that
+// runs every aggregate must hold per item.
+constexpr int MaxScratchKeysPerItem() {
+  int most = 0;
+  for (const OpInfo& info : kOpTable) {
+    most = info.scratch_keys_per_item > most ? info.scratch_keys_per_item : most;
+  }
+  return most;
+}
+
+// The Binary operator a Nary operator folds with (Sum, Mean, WeightedSum:
+// Add; Product: Mul; NaryMin/NaryMax: Min/Max).
+constexpr Op NaryFoldOf(Op nary) {
+  return Info(nary).nary_fold.value_or(Op::kAdd);
+}
+
+// The text precedence of every prefix operator (unary - and !), which is
+// also how tightly a negative literal binds (spec section 4).
+constexpr int PrefixPrecedence() {
+  int precedence = 0;
+  for (const OpInfo& info : kOpTable) {
+    if (info.syntax == Syntax::kPrefix) precedence = info.precedence;
+  }
+  return precedence;
+}
+
+constexpr bool PrefixRowsShareOnePrecedence() {
+  for (const OpInfo& info : kOpTable) {
+    if (info.syntax == Syntax::kPrefix && info.precedence != PrefixPrecedence()) return false;
+  }
+  return true;
+}
+static_assert(PrefixRowsShareOnePrecedence(), "the text syntax has one unary precedence level");
+
+constexpr bool TableIsInEnumOrder() {
+  for (int i = 0; i < kOpCount; ++i) {
+    if (static_cast<int>(kOpTable[i].op) != i) return false;
+  }
+  return true;
+}
+static_assert(TableIsInEnumOrder());
+
+constexpr bool NaryRowsNameABinaryFold() {
+  for (const OpInfo& info : kOpTable) {
+    const bool nary = info.kind == OpKind::kNary;
+    if (nary != info.nary_fold.has_value()) return false;
+    if (nary && Info(*info.nary_fold).kind != OpKind::kBinary) return false;
+  }
+  return true;
+}
+static_assert(NaryRowsNameABinaryFold(), "every Nary row names the Binary row it folds with");
+
+// The prefix (Syntax::kPrefix) or infix (kInfix, kInfixRight) operator
+// spelled `symbol`.
+std::optional<Op> FindPrefix(std::string_view symbol);
+std::optional<Op> FindInfix(std::string_view symbol);
 
 // The operator with this number in the Operator enum of `kind`'s message.
 std::optional<Op> OpFromProtoNumber(OpKind kind, int number);
 // The operator of `kind` named `name` ("DIV" or "OPERATOR_DIV").
 std::optional<Op> OpFromProtoName(OpKind kind, std::string_view name);
+// The only operator of a kind whose message has no Operator enum (If).
+std::optional<Op> SoleOpOf(OpKind kind);
 
-// The wire name of a kind's message field in Expression: "unary", "binary",
-// "conditional", "vector", "nary", "aggregate" ("constant", "feature" for leaves).
-std::string_view ExpressionFieldName(OpKind kind);
+// The wire name of a kind's member of Expression.kind: "unary", "binary",
+// "conditional", "vector", "nary", "aggregate" ("constant", "feature" for
+// leaves).
+constexpr std::string_view ExpressionFieldName(OpKind kind) {
+  return InfoOf(kind).member_name;
+}
 
 }  // namespace calcjit::ir
 

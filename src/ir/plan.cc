@@ -1,6 +1,9 @@
 #include "ir/plan.h"
 
+#include <string>
 #include <utility>
+
+#include "ir/location.h"
 
 namespace calcjit::ir {
 
@@ -40,6 +43,16 @@ Result<EvalPlan> MakePlan(std::shared_ptr<const CheckedSet> set,
     const FeatureDef& def = ir.features[f];
     for (NodeId id = def.first_node; id <= def.root; ++id) {
       const Node& node = ir.nodes[id];
+      if (KindOf(node.op) == OpKind::kModel) {
+        // Evaluating models comes with the model readers (src/model): until
+        // then no backend can, and every engine that needs one is refused
+        // here, before any backend sees the plan. When models are evaluated,
+        // this is where their inputs (node operands, or the set's
+        // implied_inputs of the call) become needed.
+        return UserError(
+            "model '" + ir.NameOf(node.name) + "': models are not supported by this backend yet",
+            NodeLocation(ir, id));
+      }
       for (NameId name :
            {node.op == Op::kRef || KindOf(node.op) == OpKind::kVector ? node.name : kNone,
             KindOf(node.op) == OpKind::kVector ? node.name2 : kNone}) {

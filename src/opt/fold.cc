@@ -23,15 +23,15 @@ Dag FoldConstants(const Dag& dag) {
     const DagNode& node = dag.node(id);
     const auto operands = dag.OperandsOf(id);
     const OpKind kind = ir::KindOf(node.op);
-    const bool element_wise =
-        kind == OpKind::kUnary || kind == OpKind::kBinary || kind == OpKind::kConditional;
+    // The table says which operators folding may evaluate (op.def, Folding).
+    const bool foldable = ir::MayFold(node.op);
     if (kind == OpKind::kConditional && IsConstant(rewriter.to(), rewriter.Map(operands[0]))) {
       // if(c, a, b) with a constant condition is one of its branches.
       const float condition = rewriter.to().node(rewriter.Map(operands[0])).constant;
       rewriter.Set(id, rewriter.Map(math::Truthy(condition) ? operands[1] : operands[2]));
       continue;
     }
-    bool all_constant = element_wise && !operands.empty();
+    bool all_constant = foldable && !operands.empty();
     float values[3] = {0.0f, 0.0f, 0.0f};
     for (std::size_t i = 0; i < operands.size() && all_constant; ++i) {
       const ValueId mapped = rewriter.Map(operands[i]);
@@ -48,6 +48,8 @@ Dag FoldConstants(const Dag& dag) {
       backend::UnaryColumnKernel(node.op)(&values[0], &result, 1);
     } else if (kind == OpKind::kBinary) {
       backend::BinaryColumnKernel(node.op)(&values[0], &values[1], &result, 1);
+    } else if (kind == OpKind::kConditional) {
+      backend::ConditionalColumnKernel(node.op)(&values[0], &values[1], &values[2], &result, 1);
     }
     DagNode constant;
     constant.op = Op::kConstant;
@@ -88,13 +90,14 @@ void ClassifyUniform(Dag& dag) {
       case OpKind::kVector:
         uniform = is_query(node.input) && (node.input2 == kNoValue || is_query(node.input2));
         break;
-      case OpKind::kAggregate:
-        // One statistic for the whole batch, or a column (rank, softmax,
-        // min_max_scale, zscore give each item its own value).
-        uniform = node.op != Op::kRank && node.op != Op::kSoftmax && node.op != Op::kMinMaxScale &&
-                  node.op != Op::kZscore;
-        break;
       default:
+        // One statistic for the whole batch is uniform whatever its operand;
+        // a column-valued aggregate (rank, softmax, ...) never is (op.def,
+        // Shape); an element-wise value is when its operands are.
+        if (ir::ResultShapeOf(node.op) != ir::ResultShape::kElementWise) {
+          uniform = ir::ResultShapeOf(node.op) == ir::ResultShape::kBatchStatistic;
+          break;
+        }
         for (ValueId operand : dag.OperandsOf(id)) {
           uniform = uniform && dag.node(operand).shape == Shape::kUniform;
         }

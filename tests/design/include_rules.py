@@ -30,7 +30,7 @@ RULES = [
     # the runtime. The shared program and the column kernels serve them all.
     ("src/backend/reference", ["calcjit/", "ir/", "math/", "model/", "backend/executable.h",
                                "backend/reference/"]),
-    ("src/backend/kernels", ["calcjit/", "ir/op.h", "ir/op.def", "math/", "model/",
+    ("src/backend/kernels", ["calcjit/", "ir/op", "math/", "model/",
                              "backend/kernels/"]),
     ("src/backend/program", ["calcjit/", "ir/", "math/", "model/", "opt/dag.h",
                              "backend/executable.h", "backend/kernels/", "backend/program/"]),

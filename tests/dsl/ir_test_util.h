@@ -77,7 +77,8 @@ inline std::string NameText(std::string_view name) {
 
 // An expression as a tree of operator names (the `name` column of op.def),
 // e.g. "Add(Add(a, b), c)", "Neg(Pow(2, 2))", "Mul(a, -2)",
-// "WeightedSum([0.5, -1], a, b)", "Dot(u, v)". Recursive: for shallow trees.
+// "WeightedSum([0.5, -1], a, b)", "Dot(u, v)", "Model(ranker[0], a, b)".
+// Recursive: for shallow trees.
 inline std::string Shape(const ir::FeatureSetIr& ir, ir::NodeId id) {
   const ir::Node& node = ir.nodes[id];
   const ir::OpInfo& info = ir::Info(node.op);
@@ -97,6 +98,11 @@ inline std::string Shape(const ir::FeatureSetIr& ir, ir::NodeId id) {
   }
   std::string out = std::string(info.name) + "(";
   bool first = true;
+  if (info.kind == ir::OpKind::kModel) {  // Model(name[k], inputs...)
+    out += node.name == ir::kNone ? "<none>" : NameText(ir.NameOf(node.name));
+    out += "[" + std::to_string(node.output) + "]";
+    first = false;
+  }
   if (node.weight_count > 0 || node.op == ir::Op::kWeightedSum) {
     out += "[";
     for (std::size_t i = 0; i < node.weight_count; ++i) {
@@ -127,6 +133,11 @@ inline std::string Dump(const ir::FeatureSetIr& ir) {
     out.append(std::to_string(input.dimension)).append("]");
     if (input.default_value) out.append(" = ").append(FloatText(*input.default_value));
     out.append("\n");
+  }
+  for (const ir::ModelDecl& model : ir.models) {
+    out.append("model ").append(NameText(ir.NameOf(model.name))).append(" format ");
+    out.append(std::to_string(static_cast<int>(model.format))).append(" path [");
+    out.append(model.path).append("]\n");
   }
   for (const ir::FeatureDef& feature : ir.features) {
     out.append(NameText(ir.NameOf(feature.name))).append(" = ");
@@ -213,6 +224,14 @@ class ExprBuilder {
   ir::NodeId Vector(ir::Op op, std::string_view lhs, std::string_view rhs = {}) {
     return builder_.AddVector(op, lhs.empty() ? ir::kNone : builder_.Intern(lhs),
                               rhs.empty() ? ir::kNone : builder_.Intern(rhs));
+  }
+  ir::NodeId Model(std::string_view model, std::initializer_list<ir::NodeId> inputs,
+                   std::uint32_t output) {
+    return builder_.AddModelCall(
+        builder_.Intern(model), std::span<const ir::NodeId>(inputs.begin(), inputs.size()), output);
+  }
+  void DeclareModel(std::string_view name, ir::ModelFormat format, std::string path) {
+    builder_.AddModel(ir::ModelDecl{builder_.Intern(name), std::move(path), format, {}});
   }
   // Ends the current definition; the next nodes belong to the next one.
   void Define(std::string_view name, ir::NodeId root) {

@@ -108,23 +108,29 @@ TEST(TextSyntaxDefinition, DefinesFeaturesInOrder) {
             "score = Mul(f_qux, 2)\n");
 }
 
-TEST(TextSyntaxDefinition, ReadsTheSpecExampleWithoutItsModels) {
+TEST(TextSyntaxDefinition, ReadsTheSpecExample) {
   Result<FeatureSet> set = FeatureSet::Parse(
       "# a comment runs to the end of the line\n"
       "input price;                     # item scalar (the default)\n"
       "input user_age: query = 30;      # query scalar with a default value\n"
       "input item_emb: item[64];        # item vector\n"
       "input user_emb: query[64];       # query vector\n"
+      "model ranker = xgboost(\"ranker.json\");   # models: section 6\n"
       "\n"
       "f_qux = f_foo / (f_bar + f_baz);\n"
-      "score = sigmoid(0.3 * log1p(price) + if(rating >= 4.5, 1, 0)) - rank(price) / 100;\n",
+      "score = sigmoid(0.3 * log1p(price) + if(rating >= 4.5, 1, 0)) - rank(price) / 100;\n"
+      "relevance = model(ranker, score, price, rating)[0];\n",
       Format::kText);
   ASSERT_TRUE(set.ok()) << set.status().ToString();
-  EXPECT_EQ(set->schema().outputs, (std::vector<std::string>{"f_qux", "score"}));
+  EXPECT_EQ(set->schema().outputs, (std::vector<std::string>{"f_qux", "score", "relevance"}));
   EXPECT_EQ(DumpOf("score = sigmoid(0.3 * log1p(price) + if(rating >= 4.5, 1, 0)) - "
                    "rank(price) / 100;"),
             "score = Sub(Sigmoid(Add(Mul(0.300000012, Log1p(price)), If(Ge(rating, 4.5), 1, "
             "0))), Div(Rank(price), 100))\n");
+  EXPECT_EQ(DumpOf("model ranker = xgboost(\"ranker.json\");\n"
+                   "relevance = model(ranker, score, price, rating)[0];"),
+            "model ranker format 1 path [ranker.json]\n"
+            "relevance = Model(ranker[0], score, price, rating)\n");
 }
 
 TEST(TextSyntaxDefinition, AcceptsAnEmptySource) {
@@ -644,32 +650,99 @@ TEST(TextSyntaxErrors, InputDeclarationErrors) {
   EXPECT_EQ(OnlyErrorOf("input 1;"), "1:7: expected an input name, found number 1");
 }
 
-TEST(TextSyntaxErrors, ModelDeclarationsAreRejectedByContractV1) {
-  EXPECT_EQ(OnlyErrorOf("model ranker = xgboost(\"ranker.json\");"),
-            "1:1: model 'ranker': models are not supported by contract v1 (spec section 6)");
-  EXPECT_EQ(OnlyErrorOf("f = 1;\n  model m = onnx(\"m.onnx\");"),
-            "2:3: model 'm': models are not supported by contract v1 (spec section 6)");
-  EXPECT_EQ(OnlyErrorOf("model m = lightgbm(\"m.txt\");"),
-            "1:1: model 'm': models are not supported by contract v1 (spec section 6)");
+// ---------------------------------------------------------------------------
+// Models (spec section 6.1).
+
+TEST(TextSyntaxModels, DeclarationsNameAFormatAndAPath) {
+  EXPECT_EQ(DumpOf("model ranker = xgboost(\"ranker.json\");\n"
+                   "model `my nn` = onnx(\"nets/m.onnx\");\n"
+                   "model gbm = lightgbm(\"\");\n"),
+            "model ranker format 1 path [ranker.json]\n"
+            "model `my nn` format 3 path [nets/m.onnx]\n"
+            "model gbm format 2 path []\n");
+  // \" and \\ are escapes; any other backslash stands for itself.
+  EXPECT_EQ(DumpOf("model m = xgboost(\"a \\\"b\\\" \\\\c \\d.json\");"),
+            "model m format 1 path [a \"b\" \\c \\d.json]\n");
+  // Declarations keep their order, wherever they are in the source.
+  EXPECT_EQ(DumpOf("f = 1;\nmodel b = onnx(\"b\");\ninput x;\nmodel a = onnx(\"a\");"),
+            "input x item[0]\nmodel b format 3 path [b]\nmodel a format 3 path [a]\nf = 1\n");
+}
+
+TEST(TextSyntaxModels, CallsTakeTheModelInputsAndARequiredOutputIndex) {
+  const std::string models = "model ranker = xgboost(\"r.json\");\nmodel nn = onnx(\"n.onnx\");\n";
+  EXPECT_EQ(DumpOf(models + "f = model(ranker, a, b * 2, -c)[0];"),
+            "model ranker format 1 path [r.json]\nmodel nn format 3 path [n.onnx]\n"
+            "f = Model(ranker[0], a, Mul(b, 2), Neg(c))\n");
+  // No inputs: the model's own feature names (resolved when it is loaded).
+  EXPECT_EQ(ParseShape("model(nn)[3]"), "Model(nn[3])");
+  EXPECT_EQ(ParseShape("model(`a b`, x)[4294967295]"), "Model(`a b`[4294967295], x)");
+  EXPECT_EQ(ParseShape("model(m, x)[007]"), "Model(m[7], x)");
+  // A call is an atom: it binds like any function call.
+  EXPECT_EQ(ParseShape("1 + 2 * model(m, x)[1] ^ 2"), "Add(1, Mul(2, Pow(Model(m[1], x), 2)))");
+  EXPECT_EQ(ParseShape("-model(m, model(m, x)[0])[1]"), "Neg(Model(m[1], Model(m[0], x)))");
+  // A model name is its own namespace: a feature may be named like a model.
+  EXPECT_EQ(DumpOf("model ranker = xgboost(\"r.json\");\nranker = model(ranker, ranker)[0];"),
+            "model ranker format 1 path [r.json]\nranker = Model(ranker[0], ranker)\n");
+}
+
+TEST(TextSyntaxModels, DeclarationErrors) {
   EXPECT_EQ(OnlyErrorOf("model m = tensorflow(\"m\");"),
             "1:11: expected a model format ('xgboost', 'lightgbm' or 'onnx'), found name "
             "'tensorflow'");
+  EXPECT_EQ(OnlyErrorOf("model m = `xgboost`(\"m\");"),
+            "1:11: expected a model format ('xgboost', 'lightgbm' or 'onnx'), found name "
+            "'xgboost'");
+  // The path is a string literal, nothing else.
+  EXPECT_EQ(OnlyErrorOf("model m = xgboost(ranker.json);"),
+            "1:19: expected the model's path as a \"string\", found name 'ranker.json'");
+  EXPECT_EQ(OnlyErrorOf("model m = xgboost(1);"),
+            "1:19: expected the model's path as a \"string\", found number 1");
+  EXPECT_EQ(OnlyErrorOf("model m = xgboost();"),
+            "1:19: expected the model's path as a \"string\", found ')'");
+  EXPECT_EQ(OnlyErrorOf("model m = xgboost(\"ranker.json);\n"), "1:19: unterminated string");
+  EXPECT_EQ(OnlyErrorOf("model = xgboost(\"m\");"), "1:7: expected a model name, found '='");
+  EXPECT_EQ(OnlyErrorOf("model m xgboost(\"m\");"), "1:9: expected '=', found name 'xgboost'");
+  EXPECT_EQ(OnlyErrorOf("model m = xgboost(\"m\")"), "1:23: expected ';', found end of input");
+  // A duplicate is the checker's: at the second declaration.
+  EXPECT_EQ(OnlyErrorOf("model m = xgboost(\"a\");\n  model m = onnx(\"b\");"),
+            "2:9: model 'm' is declared twice (first at 1:7)");
 }
 
-TEST(TextSyntaxErrors, ModelUsesAreRejectedByContractV1) {
-  EXPECT_EQ(OnlyErrorOf("relevance = model(ranker, score, price, rating)[0];"),
-            "1:13: model 'ranker': models are not supported by contract v1 (spec section 6)");
-  EXPECT_EQ(OnlyErrorOf("f = 1 + 2 * model(m)[3];"),
-            "1:13: model 'm': models are not supported by contract v1 (spec section 6)");
-  // Parsing goes on after a model use, so later errors are reported too.
-  EXPECT_THAT(
-      ErrorsOf("f = model(m, a)[0] + 1;\ng = foo(1);"),
-      ElementsAre("1:5: model 'm': models are not supported by contract v1 (spec section 6)",
-                  "2:5: unknown function 'foo'"));
-  EXPECT_EQ(OnlyErrorOf("f = model + 1;"), "1:5: expected an expression, found 'model'");
-  // [k] is required.
+TEST(TextSyntaxModels, CallErrors) {
+  // [k] is required, and k is a plain non-negative integer.
   EXPECT_EQ(OnlyErrorOf("f = model(m, a);"),
             "1:16: expected '[' and the index of the model's output, found ';'");
+  EXPECT_EQ(OnlyErrorOf("f = model(m)[1.5];"),
+            "1:14: expected the index of the model's output, found number 1.5");
+  EXPECT_EQ(OnlyErrorOf("f = model(m)[-1];"),
+            "1:14: expected the index of the model's output, found '-'");
+  EXPECT_EQ(OnlyErrorOf("f = model(m)[x];"),
+            "1:14: expected the index of the model's output, found name 'x'");
+  EXPECT_EQ(OnlyErrorOf("f = model(m)[4294967296];"),
+            "1:14: model output index 4294967296 is out of range (0 to 4294967295)");
+  EXPECT_EQ(OnlyErrorOf("f = model(m)[0;"), "1:15: expected ']', found ';'");
+  EXPECT_EQ(OnlyErrorOf("f = model(1, a)[0];"), "1:11: expected a model name, found number 1");
+  EXPECT_EQ(OnlyErrorOf("f = model + 1;"), "1:5: expected an expression, found 'model'");
+  // An unknown model is the checker's, at the call.
+  EXPECT_EQ(OnlyErrorOf("f = 1 + model(ranker, x)[0];"),
+            "1:9: unknown model 'ranker' (declare it, e.g. model ranker = "
+            "xgboost(\"ranker.json\");)");
+  // Parsing goes on after an error in a call, so later errors are reported too.
+  EXPECT_THAT(ErrorsOf("f = model(m, a)[x] + 1;\ng = foo(1);"),
+              ElementsAre("1:17: expected the index of the model's output, found name 'x'",
+                          "2:5: unknown function 'foo'"));
+}
+
+TEST(TextSyntaxModels, TheInputsNestLikeAnyOperands) {
+  std::string deep = "x";
+  for (int i = 1; i < 10'000; ++i) deep = "model(m, " + deep + ")[0]";
+  Result<ir::FeatureSetIr> ir = dsl::ReadText("f = " + deep + ";");
+  ASSERT_TRUE(ir.ok()) << ir.status().ToString().substr(0, 200);
+  EXPECT_EQ(ir_test::DepthOf(*ir, ir->features[0]), 10'000u);
+  const std::vector<std::string> errors = ErrorsOf("f = model(m, " + deep + ")[0];");
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors[0].find("expression nested deeper than 10000 levels"), std::string::npos)
+      << errors[0];
 }
 
 TEST(TextSyntaxErrors, EverySyntaxErrorIsReportedInOneRun) {
@@ -677,14 +750,14 @@ TEST(TextSyntaxErrors, EverySyntaxErrorIsReportedInOneRun) {
       ErrorsOf("f = a $ b;\n"
                "ok = 1;\n"
                "g = (1 + 2;\n"
-               "model m = xgboost(\"m.json\");\n"
+               "model m = xgboost(m.json);\n"
                "h = foo(1);\n"
                "i = 1e39;\n"
                "j = abs(1, 2);\n"
                "k = 1\n"),
       ElementsAre("1:7: unexpected character '$'",
                   "3:11: expected ')' to close the '(' at 3:5, found ';'",
-                  "4:1: model 'm': models are not supported by contract v1 (spec section 6)",
+                  "4:19: expected the model's path as a \"string\", found name 'm.json'",
                   "5:5: unknown function 'foo'", "6:5: number 1e39 is beyond the float32 range",
                   "7:5: abs takes 1 argument, got 2",
                   "9:1: expected ';' or an operator, found end of input"));

@@ -1,7 +1,7 @@
-// The text printer (spec section 4): declared inputs first, then definitions
-// in order, one statement per line, only the parentheses precedence needs,
-// shortest floats, backquoted names; printing is idempotent and parsing the
-// printed text gives back the same messages.
+// The text printer (spec section 4): declared inputs first, then model
+// declarations, then definitions in order, one statement per line, only the parentheses precedence
+// needs, shortest floats, backquoted names; printing is idempotent and parsing the printed text
+// gives back the same messages.
 #include <gtest/gtest.h>
 
 #include <charconv>
@@ -334,6 +334,27 @@ TEST(TextPrinterStatements, DeclaredInputsFirstThenDefinitionsInOrder) {
             "z = a + 1;\n"
             "y = z * b;\n"
             "x = norm(u) + y;\n");
+}
+
+TEST(TextPrinterModels, DeclarationsAfterTheInputsThenCallsWithTheirIndex) {
+  ExprBuilder b;
+  b.Input("price");
+  b.DeclareModel("ranker", ir::ModelFormat::kXgboostJson, "ranker.json");
+  b.DeclareModel("my nn", ir::ModelFormat::kOnnx, "nets/a \"b\" \\c.onnx");
+  b.DeclareModel("model", ir::ModelFormat::kLightgbmText, "");
+  b.Define("f", b.Op(Op::kAdd, {b.Model("ranker", {b.Ref("price"), b.Const(-2)}, 0),
+                                b.Op(Op::kMul, {b.Model("my nn", {}, 3), b.Const(2)})}));
+  b.Define("g", b.Op(Op::kPow, {b.Model("model", {b.Model("ranker", {b.Ref("x")}, 1)}, 4294967295u),
+                                b.Const(2)}));
+  const ir::FeatureSetIr ir = std::move(b).Finish();
+  EXPECT_EQ(dsl::WriteText(ir),
+            "input price;\n"
+            "model ranker = xgboost(\"ranker.json\");\n"
+            "model `my nn` = onnx(\"nets/a \\\"b\\\" \\\\c.onnx\");\n"
+            "model `model` = lightgbm(\"\");\n"
+            "f = model(ranker, price, -2)[0] + model(`my nn`)[3] * 2;\n"
+            "g = model(`model`, model(ranker, x)[1])[4294967295] ^ 2;\n");
+  EXPECT_EQ(ReadBackDifference(ir), "");
 }
 
 TEST(TextPrinterStatements, OneStatementPerLine) {

@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "calcjit/engine.h"
 #include "calcjit/feature_set.h"
 #include "calcjit/v1/feature_set.pb.h"
+#include "dsl/text_parser.h"
 #include "ir/checked_set.h"
 #include "ir/limits.h"
 #include "ir/op.h"
@@ -304,7 +306,7 @@ TEST(CheckerNary, NaryNeedsAtLeastOneOperand) {
 }
 
 // ---------------------------------------------------------------------------
-// Unspecified operators and models (the readers report them, section 5/6).
+// Unspecified operators (the readers report them, section 5).
 
 TEST(CheckerOperators, AnUnspecifiedOperatorIsAnError) {
   EXPECT_EQ(OnlyWireErrorOf(
@@ -321,15 +323,153 @@ TEST(CheckerOperators, AnUnspecifiedOperatorIsAnError) {
             "OPERATOR_UNSPECIFIED (not set)");
 }
 
-TEST(CheckerOperators, ModelsAreRejectedAtTheirLocation) {
-  EXPECT_EQ(OnlyWireErrorOf(
-                JsonSet("", JsonFeature("f", R"({"unary": {"operator": "OPERATOR_NEG", "operand":
-                                       {"model": {"name": "m", "output": 1}}}})"))),
-            "features[0].expression.unary.operand.model: model expressions are not supported by "
-            "contract v1 (spec section 6)");
-  EXPECT_EQ(OnlyWireErrorOf(R"({"models": [{"name": "m", "path": "m.json",
-                                 "format": "FORMAT_XGBOOST_JSON"}]})"),
-            "models[0]: model declarations are not supported by contract v1 (spec section 6)");
+// ---------------------------------------------------------------------------
+// Models (spec section 6.1): the errors that need no model file.
+
+std::string JsonModels(const std::string& models, const std::string& features) {
+  return R"({"models": [)" + models + R"(], "features": [)" + features + "]}";
+}
+
+TEST(CheckerModels, DeclarationErrorsAtTheirFieldPath) {
+  EXPECT_EQ(OnlyWireErrorOf(JsonModels(R"({"name": "m", "path": "m.json"})", "")),
+            "models[0].format: model format is FORMAT_UNSPECIFIED (not set)");
+  EXPECT_EQ(OnlyWireErrorOf(JsonModels(
+                R"({"name": "a", "path": "a.json", "format": "FORMAT_ONNX"},
+                   {"name": "m", "path": "m.json", "format": "FORMAT_UNSPECIFIED"})",
+                "")),
+            "models[1].format: model format is FORMAT_UNSPECIFIED (not set)");
+  EXPECT_EQ(OnlyWireErrorOf(JsonModels(R"({"name": "m", "path": "m.json", "format": 7})", "")),
+            "models[0].format: unknown Format value 7");
+  EXPECT_EQ(OnlyWireErrorOf(JsonModels(R"({"path": "m.json", "format": 1})", "")),
+            "models[0].name: model name is empty");
+  EXPECT_EQ(OnlyWireErrorOf(JsonModels(R"({"name": "m", "path": "a\nb", "format": 1})", "")),
+            "models[0].path: a model path cannot contain a line break");
+  EXPECT_EQ(OnlyWireErrorOf(JsonModels(R"({"name": "m", "path": "a.json", "format": 1},
+                                          {"name": "n", "path": "n.txt", "format": 2},
+                                          {"name": "m", "path": "b.json", "format": 3})",
+                                       "")),
+            "models[2].name: model 'm' is declared twice (first at models[0])");
+}
+
+TEST(CheckerModels, CallErrorsAtTheirFieldPath) {
+  const std::string ranker = R"({"name": "ranker", "path": "r.json", "format": 1})";
+  EXPECT_EQ(OnlyWireErrorOf(JsonModels(
+                ranker, JsonFeature("f", R"({"unary": {"operator": "OPERATOR_NEG", "operand":
+                                       {"model": {"name": "rank", "output": 1}}}})"))),
+            "features[0].expression.unary.operand.model.name: unknown model 'rank' (declare it, "
+            "e.g. model rank = xgboost(\"rank.json\");)");
+  EXPECT_EQ(OnlyWireErrorOf(JsonModels(
+                ranker, JsonFeature("f", R"({"model": {"inputs": [{"feature": "x"}]}})"))),
+            "features[0].expression.model.name: model name is empty");
+  // The inputs are expressions like any other, at their own paths.
+  EXPECT_EQ(
+      OnlyWireErrorOf(JsonModels(ranker, JsonFeature("f", R"({"model": {"name": "ranker", "inputs":
+                  [{"feature": "x"}, {"binary": {"operator": 1, "lhs": {"constant": 1}}}]}})"))),
+      "features[0].expression.model.inputs[1].binary.rhs: missing operand: Binary.rhs is "
+      "not set");
+  // Well formed: no error.
+  EXPECT_THAT(WireErrorsOf(JsonModels(
+                  ranker, JsonFeature("f", R"({"model": {"name": "ranker", "output": 4294967295,
+                                         "inputs": [{"feature": "x"}, {"constant": 2}]}})"))),
+              IsEmpty());
+}
+
+TEST(CheckerModels, TextErrorsAtTheirLineAndColumn) {
+  EXPECT_THAT(ErrorsOf("model m = xgboost(\"a\");\n"
+                       "model m = onnx(\"b\");\n"
+                       "f = model(n, x)[0] + model(m)[1];\n"
+                       "g = model(n)[2];\n"),
+              ElementsAre("2:7: model 'm' is declared twice (first at 1:7)",
+                          "3:5: unknown model 'n' (declare it, e.g. model n = "
+                          "xgboost(\"n.json\");)",
+                          "4:5: unknown model 'n' (declare it, e.g. model n = "
+                          "xgboost(\"n.json\");)"));
+  // A vector input is not a column, inside a model call too.
+  EXPECT_EQ(OnlyErrorOf("input v: item[2];\nmodel m = xgboost(\"m\");\nf = model(m, v)[0];"),
+            "3:14: vector input 'v' is used as a column; use it in dot, cosine, l2_distance or "
+            "norm");
+  // Model names are their own namespace.
+  EXPECT_THAT(ErrorsOf("input m;\nmodel m = xgboost(\"m\");\nf = model(m, m)[0];\nm2 = m;"),
+              IsEmpty());
+}
+
+TEST(CheckerModels, EngineCompilationRefusesAModelCallUntilModelsAreEvaluated) {
+  Result<FeatureSet> set = FeatureSet::Parse(
+      "model m = xgboost(\"m.json\");\nf = 1 + model(m, x)[0];\ng = x * 2;", Format::kText);
+  ASSERT_TRUE(set.ok()) << set.status().ToString();
+  for (const Backend backend : {Backend::kReference, Backend::kVm, Backend::kJit, Backend::kAuto}) {
+    if (!IsBackendAvailable(backend)) continue;
+    EngineOptions options;
+    options.backend = backend;
+    const Result<Engine> engine = Engine::Compile(*set, options);
+    ASSERT_FALSE(engine.ok());
+    EXPECT_EQ(engine.status().kind(), ErrorKind::kUser);
+    EXPECT_EQ(
+        ir_test::Lines(engine.status()),
+        std::vector<std::string>{"2:9: model 'm': models are not supported by this backend yet"});
+    options.outputs = {"g"};  // needs no model
+    EXPECT_TRUE(Engine::Compile(*set, options).ok());
+  }
+}
+
+// The hook where loaded models meet their calls: the shapes a model reader
+// gives (here written by hand).
+Result<ir::CheckedSet> CheckWithShapes(std::string_view text,
+                                       const std::vector<ir::ModelShape>& shapes) {
+  Result<ir::FeatureSetIr> ir = dsl::ReadText(text);
+  if (!ir.ok()) return ir.status();
+  return ir::Check(std::move(ir).value(), shapes);
+}
+
+std::vector<std::string> ShapeErrorsOf(std::string_view text,
+                                       const std::vector<ir::ModelShape>& shapes) {
+  const Result<ir::CheckedSet> set = CheckWithShapes(text, shapes);
+  return set.ok() ? std::vector<std::string>{} : ir_test::Lines(set.status());
+}
+
+TEST(CheckerModels, LoadedShapesCheckInputCountsAndOutputIndices) {
+  const std::vector<ir::ModelShape> shapes = {{3, 1, {}}, {2, 4, {"price", "f"}}};
+  const std::string models = "model a = xgboost(\"a\");\nmodel b = onnx(\"b\");\n";
+  EXPECT_THAT(ShapeErrorsOf(models + "f = model(a, x, y, z)[0] + model(b, x, y)[3];", shapes),
+              IsEmpty());
+  EXPECT_THAT(ShapeErrorsOf(models + "f = model(a, x, y)[0];\ng = model(b, x)[4];", shapes),
+              ElementsAre("3:5: model 'a' has 3 features, but this call gives it 2 inputs",
+                          "4:5: model 'b' has 4 outputs, so output 4 is beyond them (outputs "
+                          "count from 0)",
+                          "4:5: model 'b' has 2 features, but this call gives it 1 input"));
+  // A model without features takes no inputs.
+  EXPECT_THAT(ShapeErrorsOf("model z = onnx(\"z\");\nf = model(z)[0];", {{0, 1, {}}}), IsEmpty());
+  EXPECT_THAT(ShapeErrorsOf("model z = onnx(\"z\");\nf = model(z, x)[0];", {{0, 1, {}}}),
+              ElementsAre("2:5: model 'z' has 0 features, but this call gives it 1 input"));
+  EXPECT_THAT(ShapeErrorsOf(models + "f = model(a)[1];", shapes),
+              ElementsAre("3:5: model 'a' has 1 output, so output 1 is beyond them (outputs "
+                          "count from 0)",
+                          "3:5: model 'a' has 3 features and its file does not name them, so the "
+                          "call must list its inputs"));
+}
+
+TEST(CheckerModels, ACallWithoutInputsTakesTheModelsFeatureNames) {
+  const std::vector<ir::ModelShape> shapes = {{2, 1, {"price", "f"}}};
+  Result<ir::CheckedSet> set =
+      CheckWithShapes("input price;\nmodel b = onnx(\"b\");\nf = 2 * x;\ng = model(b)[0];", shapes);
+  ASSERT_TRUE(set.ok()) << set.status().ToString();
+  ASSERT_EQ(set->implied_inputs.size(), 1u);
+  std::vector<std::string> names;
+  for (const ir::NameId name : set->implied_inputs[0].names) names.push_back(set->ir.NameOf(name));
+  EXPECT_EQ(names, (std::vector<std::string>{"price", "f"}));
+  // g uses f through the model's feature names: f comes first.
+  EXPECT_EQ(set->DirectDependencies(1), (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(set->topo_order, (std::vector<std::uint32_t>{0, 1}));
+  // A name neither declared nor defined is an implicit input, as in section 5.
+  Result<ir::CheckedSet> implicit =
+      CheckWithShapes("model b = onnx(\"b\");\ng = model(b)[0] + y;", {{2, 1, {"rating", "y"}}});
+  ASSERT_TRUE(implicit.ok()) << implicit.status().ToString();
+  ASSERT_EQ(implicit->schema.inputs.size(), 2u);
+  EXPECT_EQ(implicit->schema.inputs[0].name, "rating");
+  EXPECT_EQ(implicit->schema.inputs[1].name, "y");
+  // ... and a cycle through them is one.
+  EXPECT_THAT(ShapeErrorsOf("model b = onnx(\"b\");\ng = model(b)[0];", {{1, 1, {"g"}}}),
+              ElementsAre("2:1: cycle: 'g' -> 'g'"));
 }
 
 // ---------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // The entry points the backends call for EXP, LOG, LOG1P, SIGMOID and TANH
 // give the scalar function's bits: the VM's kernel of every tier this CPU has
-// (src/backend/vm/kernels_impl.h, which runs the column forms) at n = 0, 1 and
+// (src/backend/kernels/kernels_impl.h, which runs the column forms) at n = 0, 1 and
 // sizes that are no multiple of any vector width, in place too; and the JIT's
 // vector variants (src/backend/jit/vector_kernels.cc) on 4, 8 and 16 lanes.
 // tools/ulpcheck proves every one of these paths on all 2^32 inputs.
@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "backend/vm/isa.h"
-#include "backend/vm/kernels.h"
+#include "calcjit/cpu.h"
+#include "backend/kernels/kernels.h"
 #include "ir/op.h"
 #include "math/transcendental.h"
 
@@ -97,11 +97,11 @@ const Function kFunctions[] = {CALCJIT_FUNCTION(Exp), CALCJIT_FUNCTION(Log),
 struct Tier {
   const char* name;
   Isa isa;
-  const vm::KernelTable& (*kernels)();
+  const kernels::KernelTable& (*kernels)();
 };
-const Tier kTiers[] = {{"baseline", Isa::kBaseline, &vm::baseline::Kernels},
-                       {"avx2", Isa::kAvx2, &vm::avx2::Kernels},
-                       {"avx512", Isa::kAvx512, &vm::avx512::Kernels}};
+const Tier kTiers[] = {{"baseline", Isa::kBaseline, &kernels::baseline::Kernels},
+                       {"avx2", Isa::kAvx2, &kernels::avx2::Kernels},
+                       {"avx512", Isa::kAvx512, &kernels::avx512::Kernels}};
 
 // Ordinary values, special values, and inputs whose fast path fails the
 // rounding test (the fallback), mixed.
@@ -134,9 +134,9 @@ std::vector<float> Inputs(std::size_t n, std::uint32_t seed) {
 
 TEST(BackendPathsTest, VmKernelsOfEveryTierMatchTheScalarFunction) {
   for (const Tier& tier : kTiers) {
-    if (!vm::CpuSupports(tier.isa)) continue;
+    if (!IsIsaSupported(tier.isa)) continue;
     for (const Function& f : kFunctions) {
-      const vm::UnaryKernel kernel = tier.kernels().unary[static_cast<int>(f.op)];
+      const kernels::UnaryKernel kernel = tier.kernels().unary[static_cast<int>(f.op)];
       ASSERT_NE(kernel, nullptr) << tier.name << " " << f.name;
       float untouched = 42.0f;
       kernel(&untouched, &untouched, 0);
@@ -169,8 +169,8 @@ TEST(BackendPathsTest, JitVectorVariantsMatchTheScalarFunction) {
       void (*run)(const float*, float*);
     };
     const Variant variants[] = {{4, true, f.jit4},
-                                {8, vm::CpuSupports(Isa::kAvx2), f.jit8},
-                                {16, vm::CpuSupports(Isa::kAvx512), f.jit16}};
+                                {8, IsIsaSupported(Isa::kAvx2), f.jit8},
+                                {16, IsIsaSupported(Isa::kAvx512), f.jit16}};
     for (const Variant& v : variants) {
       if (!v.supported) continue;
       for (std::size_t i = 0; i + v.lanes <= x.size(); i += v.lanes) {

@@ -40,6 +40,7 @@
 #include "dsl/text_parser.h"
 #include "dsl/text_printer.h"
 #include "ir/builder.h"
+#include "ir/model_format.h"
 #include "ir/op.h"
 #include "runtime/internal.h"
 #include "tests/dsl/ir_test_util.h"
@@ -78,11 +79,27 @@ struct GenFeature {
   GenExprNode expression;
 };
 
+// model NAME = FORMAT("PATH"); the name and the path by style.
+struct GenModel {
+  std::uint32_t style = 0;
+  std::uint32_t format = 0;  // index into ir::kModelFormats
+  std::uint32_t path = 0;    // index into kModelPaths
+};
+
 struct GenSetSpec {
   std::vector<GenInput> inputs;
   std::vector<GenFeature> features;
   std::uint32_t noise_seed = 0;  // for the noisy renderer only
+  std::vector<GenModel> models;
 };
+
+// Model paths with everything a string literal must carry: quotes and
+// backslashes (escaped, or a lone backslash), spaces, a tab, a CR, non-ASCII,
+// '#' and ';' (not comments or ends inside a string), the empty path.
+const char* const kModelPaths[] = {
+    "ranker.json", "models/a b/c.txt", "q\"uote\"d.onnx", "C:\\dir\\m.json",
+    "trail\\",     "tab\tcr\r#;.txt",  "größe/日本.onnx", "",
+    "\\\"\\"};
 
 // ---------------------------------------------------------------------------
 // Generators.
@@ -111,21 +128,33 @@ rc::Gen<float> GenFloat() {
   });
 }
 
-const Op kUnaryOps[] = {Op::kNeg,   Op::kAbs,     Op::kExp,  Op::kLog,   Op::kLog1p,
-                        Op::kSqrt,  Op::kSigmoid, Op::kTanh, Op::kFloor, Op::kCeil,
-                        Op::kRound, Op::kSign,    Op::kNot,  Op::kIsNan};
-const Op kBinaryOps[] = {Op::kAdd, Op::kSub, Op::kMul, Op::kDiv, Op::kPow,
-                         Op::kMin, Op::kMax, Op::kEq,  Op::kNe,  Op::kLt,
-                         Op::kLe,  Op::kGt,  Op::kGe,  Op::kAnd, Op::kOr};
-const Op kNaryOps[] = {Op::kSum, Op::kProduct, Op::kNaryMin, Op::kNaryMax, Op::kMean};
-const Op kVectorOps[] = {Op::kDot, Op::kCosine, Op::kL2Distance, Op::kNorm};
-const Op kAggregateOps[] = {Op::kBatchMin,    Op::kBatchMax,   Op::kBatchSum, Op::kBatchMean,
-                            Op::kBatchStd,    Op::kBatchCount, Op::kRank,     Op::kSoftmax,
-                            Op::kMinMaxScale, Op::kZscore};
+// The operators, straight from the table (src/ir/op.def), so that a new row
+// is generated without touching this file (GeneratorReachesEveryOperator
+// checks it is).
+std::vector<Op> OpsOf(ir::OpKind kind) {
+  std::vector<Op> ops;
+  for (const ir::OpInfo& info : ir::kOpTable) {
+    if (info.kind == kind) ops.push_back(info.op);
+  }
+  return ops;
+}
 
-template <std::size_t N>
-rc::Gen<Op> GenOpOf(const Op (&ops)[N]) {
-  return rc::gen::elementOf(std::vector<Op>(ops, ops + N));
+// Nary rows that take weights (weighted_sum), or those that do not.
+std::vector<Op> NaryOps(bool weighted) {
+  std::vector<Op> ops;
+  for (const Op op : OpsOf(ir::OpKind::kNary)) {
+    if (ir::Info(op).weighted == weighted) ops.push_back(op);
+  }
+  return ops;
+}
+
+rc::Gen<Op> GenOpOf(std::vector<Op> ops) {
+  return rc::gen::elementOf(std::move(ops));
+}
+
+// A node of a kind with a fixed number of operands.
+int ArityOf(ir::OpKind kind) {
+  return ir::FixedArity(kind);
 }
 
 rc::Gen<GenExprNode> GenLeaf() {
@@ -139,25 +168,25 @@ rc::Gen<GenExprNode> GenLeaf() {
     });
   };
   // Shrinks towards the first alternative: a constant, then 0.
-  return rc::gen::oneOf(rc::gen::map(GenFloat(),
-                                     [](float c) {
-                                       GenExprNode e;
-                                       e.constant = c;
-                                       return e;
-                                     }),
-                        reference(Kind::kInput), reference(Kind::kFeature),
-                        reference(Kind::kImplicit),
-                        rc::gen::apply(
-                            [](Op op, std::uint32_t a, std::uint32_t b) {
-                              GenExprNode e;
-                              e.kind = Kind::kVector;
-                              e.op = op;
-                              e.a = a;
-                              e.b = b;
-                              return e;
-                            },
-                            GenOpOf(kVectorOps), rc::gen::inRange<std::uint32_t>(0, 16),
-                            rc::gen::inRange<std::uint32_t>(0, 16)));
+  return rc::gen::oneOf(
+      rc::gen::map(GenFloat(),
+                   [](float c) {
+                     GenExprNode e;
+                     e.constant = c;
+                     return e;
+                   }),
+      reference(Kind::kInput), reference(Kind::kFeature), reference(Kind::kImplicit),
+      rc::gen::apply(
+          [](Op op, std::uint32_t a, std::uint32_t b) {
+            GenExprNode e;
+            e.kind = Kind::kVector;
+            e.op = op;
+            e.a = a;
+            e.b = b;
+            return e;
+          },
+          GenOpOf(OpsOf(ir::OpKind::kVector)), rc::gen::inRange<std::uint32_t>(0, 16),
+          rc::gen::inRange<std::uint32_t>(0, 16)));
 }
 
 using ExprShrinkable = rc::Shrinkable<GenExprNode>;
@@ -234,16 +263,38 @@ rc::Gen<GenExprNode> GenOpNode(rc::Gen<Op> ops, int min_count, int max_count, bo
   });
 }
 
+// A model call: operands from GenOpNode (none to three), the model and the
+// output k chosen apart (mostly small; sometimes the largest uint32).
+rc::Gen<GenExprNode> GenModelCall(int depth) {
+  return rc::gen::apply(
+      [](GenExprNode call, std::uint32_t model, std::uint32_t output) {
+        call.a = model;
+        call.b = output;
+        return call;
+      },
+      GenOpNode(GenOpOf(OpsOf(ir::OpKind::kModel)), 0, 3, false, depth),
+      rc::gen::inRange<std::uint32_t>(0, 16),
+      rc::gen::weightedOneOf<std::uint32_t>(
+          {{6, rc::gen::inRange<std::uint32_t>(0, 4)},
+           {1, rc::gen::just(std::numeric_limits<std::uint32_t>::max())},
+           {1, rc::gen::arbitrary<std::uint32_t>()}}));
+}
+
 rc::Gen<GenExprNode> GenExpr(int depth) {
+  using ir::OpKind;
   if (depth <= 0) return GenLeaf();
+  const auto fixed = [depth](OpKind kind) {
+    return GenOpNode(GenOpOf(OpsOf(kind)), ArityOf(kind), ArityOf(kind), false, depth);
+  };
   return rc::gen::weightedOneOf<GenExprNode>({
       {4, GenLeaf()},
-      {3, GenOpNode(GenOpOf(kUnaryOps), 1, 1, false, depth)},
-      {5, GenOpNode(GenOpOf(kBinaryOps), 2, 2, false, depth)},
-      {1, GenOpNode(rc::gen::just(Op::kIf), 3, 3, false, depth)},
-      {2, GenOpNode(GenOpOf(kNaryOps), 1, 4, false, depth)},
-      {1, GenOpNode(rc::gen::just(Op::kWeightedSum), 1, 4, true, depth)},
-      {1, GenOpNode(GenOpOf(kAggregateOps), 1, 1, false, depth)},
+      {3, fixed(OpKind::kUnary)},
+      {5, fixed(OpKind::kBinary)},
+      {1, fixed(OpKind::kConditional)},
+      {2, GenOpNode(GenOpOf(NaryOps(false)), 1, 4, false, depth)},
+      {1, GenOpNode(GenOpOf(NaryOps(true)), 1, 4, true, depth)},
+      {1, fixed(OpKind::kAggregate)},
+      {1, GenModelCall(depth)},
   });
 }
 
@@ -282,17 +333,27 @@ rc::Gen<std::vector<T>> SmallVector(rc::Gen<T> element) {
   });
 }
 
+rc::Gen<GenModel> GenModelSpec() {
+  return rc::gen::apply(
+      [](std::uint32_t style, std::uint32_t format, std::uint32_t path) {
+        return GenModel{style, format, path};
+      },
+      rc::gen::inRange<std::uint32_t>(0, kNameStyles),
+      rc::gen::inRange<std::uint32_t>(0, std::size(ir::kModelFormats)),
+      rc::gen::inRange<std::uint32_t>(0, std::size(kModelPaths)));
+}
+
 rc::Gen<GenSetSpec> GenSet() {
   // The noise seed comes first so that it shrinks first (0: no noise).
   return rc::gen::apply(
       [](std::uint32_t seed, std::vector<GenInput> inputs, GenFeature first,
-         std::vector<GenFeature> more) {
-        GenSetSpec spec{std::move(inputs), {std::move(first)}, seed};
+         std::vector<GenFeature> more, std::vector<GenModel> models) {
+        GenSetSpec spec{std::move(inputs), {std::move(first)}, seed, std::move(models)};
         for (GenFeature& f : more) spec.features.push_back(std::move(f));
         return spec;
       },
       rc::gen::arbitrary<std::uint32_t>(), SmallVector(GenInputSpec()), GenFeatureSpec(),
-      SmallVector(GenFeatureSpec()));
+      SmallVector(GenFeatureSpec()), SmallVector(GenModelSpec()));
 }
 
 // ---------------------------------------------------------------------------
@@ -306,6 +367,8 @@ std::string StyledName(char kind, std::uint32_t index, std::uint32_t style) {
   static const char* const kInputSpecial[] = {"input", "item", "query", "abs", "pow", "Inf"};
   static const char* const kFeatureSpecial[] = {"model", "log", "rank", "min", "if", "NaN"};
   static const char* const kImplicitSpecial[] = {"inf", "nan", "sum", "dot", "norm", "softmax"};
+  // Model names are a namespace of their own: some are also feature names.
+  static const char* const kModelSpecial[] = {"model", "xgboost", "log", "rank", "if", "onnx"};
   const std::string base = std::string(1, kind) + std::to_string(index);
   switch (style % kNameStyles) {
     case 0:
@@ -325,6 +388,7 @@ std::string StyledName(char kind, std::uint32_t index, std::uint32_t style) {
     default: {
       const char* const* list = kind == 'i'   ? kInputSpecial
                                 : kind == 'f' ? kFeatureSpecial
+                                : kind == 'm' ? kModelSpecial
                                               : kImplicitSpecial;
       return index < 6 ? list[index] : base;
     }
@@ -354,9 +418,19 @@ class Resolver {
       feature_names_.push_back(StyledName('f', f, spec.features[f].style));
     }
     for (const GenInput& input : spec.inputs) dimensions_.push_back(input.dimension);
+    for (std::uint32_t m = 0; m < spec.models.size(); ++m) {
+      model_names_.push_back(StyledName('m', m, spec.models[m].style));
+    }
   }
 
   const std::string& InputName(std::uint32_t i) const { return input_names_[i]; }
+  const std::string& ModelName(std::uint32_t m) const { return model_names_[m]; }
+  // The model a call names, or nullopt when the set declares none (the node
+  // then reads an implicit column).
+  std::optional<std::string> CalledModel(const GenExprNode& e) const {
+    if (model_names_.empty()) return std::nullopt;
+    return model_names_[e.a % model_names_.size()];
+  }
   const std::string& FeatureName(std::uint32_t f) const { return feature_names_[f]; }
 
   // The name a column reference in definition `feature` stands for, and
@@ -375,7 +449,7 @@ class Resolver {
   std::optional<std::pair<std::string, std::string>> Vectors(const GenExprNode& e) const {
     if (vectors_.empty()) return std::nullopt;
     const std::uint32_t lhs = vectors_[e.a % vectors_.size()];
-    if (e.op == Op::kNorm) return std::make_pair(input_names_[lhs], std::string());
+    if (ir::Info(e.op).lhs_only) return std::make_pair(input_names_[lhs], std::string());
     std::vector<std::uint32_t> same;
     for (std::uint32_t v : vectors_) {
       if (dimensions_[v] == dimensions_[lhs]) same.push_back(v);
@@ -386,16 +460,23 @@ class Resolver {
  private:
   std::vector<std::string> input_names_;
   std::vector<std::string> feature_names_;
+  std::vector<std::string> model_names_;
   std::vector<std::uint32_t> scalars_;
   std::vector<std::uint32_t> vectors_;
   std::vector<std::uint32_t> dimensions_;
 };
 
-// Nary MIN/MAX with two operands as the text syntax reads them back.
+// Nary MIN/MAX with two operands as the text syntax reads them back: a call
+// spelling shared by a Binary row and a Nary row is the Binary row with two
+// arguments (spec section 4).
 Op Normalized(Op op, std::size_t operand_count, bool normalize) {
-  if (!normalize || operand_count != 2) return op;
-  if (op == Op::kNaryMin) return Op::kMin;
-  if (op == Op::kNaryMax) return Op::kMax;
+  if (!normalize || operand_count != 2 || ir::KindOf(op) != ir::OpKind::kNary) return op;
+  for (const Op binary : OpsOf(ir::OpKind::kBinary)) {
+    if (ir::Info(binary).syntax == ir::Syntax::kCall &&
+        ir::Info(binary).spelling == ir::Info(op).spelling) {
+      return binary;
+    }
+  }
   return op;
 }
 
@@ -414,6 +495,13 @@ class IrEmitter {
       decl.dimension = input.dimension;
       if (input.dimension == 0) decl.default_value = input.default_value;
       builder_.AddInput(decl);
+    }
+    for (std::uint32_t m = 0; m < spec.models.size(); ++m) {
+      const GenModel& model = spec.models[m];
+      builder_.AddModel(ir::ModelDecl{builder_.Intern(resolver_.ModelName(m)),
+                                      kModelPaths[model.path],
+                                      ir::kModelFormats[model.format].format,
+                                      {}});
     }
     for (std::uint32_t f = 0; f < spec.features.size(); ++f) {
       builder_.BeginFeature();
@@ -443,10 +531,16 @@ class IrEmitter {
       case Kind::kOp:
         break;
     }
+    std::optional<std::string> model;
+    if (ir::KindOf(e.op) == ir::OpKind::kModel) {
+      model = resolver_.CalledModel(e);
+      if (!model) return Column(e, feature);  // before any operand is emitted
+    }
     std::vector<ir::NodeId> operands;
     for (const GenExprNode& operand : e.operands) operands.push_back(Emit(operand, feature));
+    if (model) return builder_.AddModelCall(builder_.Intern(*model), operands, e.b);
     const Op op = Normalized(e.op, operands.size(), normalize_);
-    if (op == Op::kWeightedSum) return builder_.AddNary(op, operands, e.weights);
+    if (ir::Info(op).weighted) return builder_.AddNary(op, operands, e.weights);
     return builder_.AddOp(op, operands);
   }
 
@@ -495,14 +589,21 @@ class NoisyRenderer {
 
   std::string Render() {
     std::string out;
-    // Inputs and definitions interleaved, each kind in its own order.
+    // Inputs, model declarations and definitions interleaved, each kind in
+    // its own order.
     std::size_t next_input = 0;
+    std::size_t next_model = 0;
     std::size_t next_feature = 0;
-    while (next_input < ir_.inputs.size() || next_feature < ir_.features.size()) {
-      const bool input =
-          next_feature == ir_.features.size() || (next_input < ir_.inputs.size() && OneIn(2));
-      out += input ? RenderInput(ir_.inputs[next_input++])
-                   : RenderFeature(ir_.features[next_feature++]);
+    while (next_input < ir_.inputs.size() || next_model < ir_.models.size() ||
+           next_feature < ir_.features.size()) {
+      const bool features_left = next_feature < ir_.features.size();
+      if (next_input < ir_.inputs.size() && (!features_left || OneIn(2))) {
+        out += RenderInput(ir_.inputs[next_input++]);
+      } else if (next_model < ir_.models.size() && (!features_left || OneIn(2))) {
+        out += RenderModel(ir_.models[next_model++]);
+      } else {
+        out += RenderFeature(ir_.features[next_feature++]);
+      }
       out += Space(true);
     }
     return out;
@@ -577,70 +678,39 @@ class NoisyRenderer {
     return out + ";";
   }
 
+  // A string literal, by spec section 4's reading: \" and \\ escape; a
+  // backslash before any other character stands for itself, so noise may
+  // leave such a backslash bare.
+  std::string String(std::string_view text) {
+    std::string out = "\"";
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      const bool bare_ok =
+          c == '\\' && i + 1 < text.size() && text[i + 1] != '"' && text[i + 1] != '\\';
+      if (c == '"' || (c == '\\' && !(bare_ok && OneIn(2)))) out += '\\';
+      out += c;
+    }
+    return out + "\"";
+  }
+
+  std::string RenderModel(const ir::ModelDecl& model) {
+    return "model" + Space(true) + Name(ir_.NameOf(model.name)) + Space() + "=" + Space() +
+           std::string(ir::InfoOf(model.format).text_name) + Space() + "(" + Space() +
+           String(model.path) + Space() + ")" + Space() + ";";
+  }
+
   std::string RenderFeature(const ir::FeatureDef& feature) {
     return Name(ir_.NameOf(feature.name)) + Space() + "=" + Space() + Expr(feature.root, 0) +
            Space() + ";";
   }
 
-  // Binding levels (spec section 4): || 1, && 2, == != 3, < <= > >= 4,
-  // + - 5, * / 6, unary 7, ^ 8, atoms 10. A negative literal binds like unary.
+  // Binding levels (spec section 4, from the table): || 1, && 2, == != 3,
+  // < <= > >= 4, + - 5, * / 6, unary 7, ^ 8, atoms 10. A negative literal
+  // binds like unary.
   static int InfixLevel(Op op) {
-    switch (op) {
-      case Op::kOr:
-        return 1;
-      case Op::kAnd:
-        return 2;
-      case Op::kEq:
-      case Op::kNe:
-        return 3;
-      case Op::kLt:
-      case Op::kLe:
-      case Op::kGt:
-      case Op::kGe:
-        return 4;
-      case Op::kAdd:
-      case Op::kSub:
-        return 5;
-      case Op::kMul:
-      case Op::kDiv:
-        return 6;
-      case Op::kPow:
-        return 8;
-      default:
-        return 0;
-    }
-  }
-  static const char* InfixSymbol(Op op) {
-    switch (op) {
-      case Op::kOr:
-        return "||";
-      case Op::kAnd:
-        return "&&";
-      case Op::kEq:
-        return "==";
-      case Op::kNe:
-        return "!=";
-      case Op::kLt:
-        return "<";
-      case Op::kLe:
-        return "<=";
-      case Op::kGt:
-        return ">";
-      case Op::kGe:
-        return ">=";
-      case Op::kAdd:
-        return "+";
-      case Op::kSub:
-        return "-";
-      case Op::kMul:
-        return "*";
-      case Op::kDiv:
-        return "/";
-      case Op::kPow:
-        return "^";
-      default:
-        return "?";
-    }
+    const ir::OpInfo& info = ir::Info(op);
+    const bool infix = info.syntax == ir::Syntax::kInfix || info.syntax == ir::Syntax::kInfixRight;
+    return infix ? info.precedence : 0;
   }
 
   // Renders `id` so that it binds at least at `min_level`; returns the text
@@ -672,48 +742,54 @@ class NoisyRenderer {
     *level = 10;
     switch (node.op) {
       case Op::kConstant:
-        if (Negative(node.constant)) *level = 7;
+        if (Negative(node.constant)) *level = ir::PrefixPrecedence();
         return Literal(node.constant);
       case Op::kRef:
         return Name(ir_.NameOf(node.name));
-      case Op::kNeg:
-      case Op::kNot: {
-        *level = 7;
-        const ir::Node& operand = ir_.nodes[operands[0]];
-        std::string inner = Expr(operands[0], 7);
-        // "-2" would be the literal -2: NEG of a non-negative constant needs
-        // parentheses.
-        if (node.op == Op::kNeg && operand.op == Op::kConstant && !Negative(operand.constant) &&
-            inner.front() != '(') {
-          inner = "(" + inner + ")";
-        }
-        return std::string(node.op == Op::kNeg ? "-" : "!") + Space() + inner;
-      }
-      case Op::kPow:
-        if (OneIn(3)) return Call("pow", operands);
-        *level = 8;
-        return Expr(operands[0], 9) + Space() + "^" + Space() + Expr(operands[1], 7);
-      case Op::kMin:
-        return Call("min", operands);
-      case Op::kMax:
-        return Call("max", operands);
-      case Op::kWeightedSum: {
-        std::string weights = "[" + Space();
-        for (std::size_t i = 0; i < node.weight_count; ++i) {
-          if (i > 0) weights += Space() + "," + Space();
-          weights += Literal(ir_.WeightsOf(node)[i]);
-        }
-        return Call("weighted_sum", operands, weights + Space() + "]");
-      }
       default:
         break;
     }
+    const ir::OpInfo& info = ir::Info(node.op);
+    if (info.kind == ir::OpKind::kModel) {
+      // model(NAME, inputs...)[k], k possibly with leading zeros.
+      std::string index = std::to_string(node.output);
+      if (OneIn(4)) index = "00" + index;
+      return Call(info.spelling, operands, Name(ir_.NameOf(node.name))) + Space() + "[" + Space() +
+             index + Space() + "]";
+    }
+    if (info.syntax == ir::Syntax::kPrefix) {
+      *level = ir::PrefixPrecedence();
+      const ir::Node& operand = ir_.nodes[operands[0]];
+      std::string inner = Expr(operands[0], *level);
+      // "-2" would be the literal -2: NEG of a non-negative constant needs
+      // parentheses.
+      if (node.op == Op::kNeg && operand.op == Op::kConstant && !Negative(operand.constant) &&
+          inner.front() != '(') {
+        inner = "(" + inner + ")";
+      }
+      return std::string(info.spelling) + Space() + inner;
+    }
+    if (info.syntax == ir::Syntax::kInfixRight) {
+      // The call spelling (pow), or base ^ exponent: the base binds tighter
+      // than unary minus, the exponent may be a unary expression.
+      if (!info.call_spelling.empty() && OneIn(3)) return Call(info.call_spelling, operands);
+      *level = info.precedence;
+      return Expr(operands[0], info.precedence + 1) + Space() + std::string(info.spelling) +
+             Space() + Expr(operands[1], std::min(info.precedence, ir::PrefixPrecedence()));
+    }
+    if (info.weighted) {
+      std::string weights = "[" + Space();
+      for (std::size_t i = 0; i < node.weight_count; ++i) {
+        if (i > 0) weights += Space() + "," + Space();
+        weights += Literal(ir_.WeightsOf(node)[i]);
+      }
+      return Call(info.spelling, operands, weights + Space() + "]");
+    }
     if (const int infix = InfixLevel(node.op); infix > 0) {
       *level = infix;
-      return Expr(operands[0], infix) + Space() + InfixSymbol(node.op) + Space() +
+      return Expr(operands[0], infix) + Space() + std::string(info.spelling) + Space() +
              Expr(operands[1], infix + 1);
     }
-    const ir::OpInfo& info = ir::Info(node.op);
     if (info.kind == ir::OpKind::kVector) {
       std::string out =
           std::string(info.spelling) + Space() + "(" + Space() + Name(ir_.NameOf(node.name));
@@ -881,6 +957,21 @@ RC_GTEST_PROP(TextRoundTrip, AnyTokenSequenceGivesASetOrLocatedErrors, ()) {
   RC_ASSERT(again.Serialize(Format::kText) == printed);
   RC_ASSERT(Dump(IrOf(again)) == Dump(IrOf(*set)) || printed.find("min(") != std::string::npos ||
             printed.find("max(") != std::string::npos);
+}
+
+// The generator reaches every row of the operator table, so that a new
+// operator is round-tripped as soon as it has a row.
+TEST(RoundTripGenerator, ReachesEveryOperator) {
+  std::vector<bool> seen(ir::kOpCount, false);
+  const rc::Gen<GenSetSpec> gen = GenSet();
+  for (int i = 0; i < 2000; ++i) {
+    const GenSetSpec spec = gen(rc::Random(static_cast<std::uint64_t>(i) + 1), i % 101).value();
+    const ir::FeatureSetIr ir = BuildIr(spec, /*normalize=*/false);
+    for (const ir::Node& node : ir.nodes) seen[static_cast<int>(node.op)] = true;
+  }
+  for (const ir::OpInfo& info : ir::kOpTable) {
+    EXPECT_TRUE(seen[static_cast<int>(info.op)]) << "never generated: " << info.name;
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -85,6 +85,42 @@ TEST(DeepTest, FarBeyondTheLimitIsADepthErrorToo) {
   });
 }
 
+// Model calls nest like any other expression (spec section 6.1 and 5): a
+// chain of model(m, model(m, ... x)[0])[1] at the limit reads and writes back
+// in both formats, one level more is a depth error at the innermost input.
+TEST(DeepTest, NestedModelCallsFollowTheDepthRules) {
+  RunWithStack(kJvmStack, [] {
+    for (const std::uint32_t levels : {ir::kMaxDepth, ir::kMaxDepth + 1}) {
+      ir::IrBuilder builder(ir::SourceFormat::kProto);
+      builder.AddModel(
+          ir::ModelDecl{builder.Intern("m"), "m.json", ir::ModelFormat::kXgboostJson, {}});
+      builder.BeginFeature();
+      ir::NodeId id = builder.AddRef(builder.Intern("x"));
+      std::string path = "features[0].expression";
+      for (std::uint32_t level = 1; level < levels; ++level) {
+        id = builder.AddModelCall(builder.Intern("m"), {&id, 1}, level % 2);
+        path += ".model.inputs[0]";
+      }
+      builder.EndFeature(builder.Intern("deep"), id);
+      const ir::FeatureSetIr ir = std::move(builder).Finish();
+      const std::string bytes = dsl::WriteProto(ir);
+      const std::string json = dsl::WriteJson(ir);
+      if (levels == ir::kMaxDepth) {
+        Result<ir::FeatureSetIr> from_proto = dsl::ReadProto(bytes);
+        ASSERT_TRUE(from_proto.ok()) << from_proto.status().message();
+        EXPECT_EQ(dsl::WriteProto(*from_proto), bytes);
+        Result<ir::FeatureSetIr> from_json = dsl::ReadJson(json);
+        ASSERT_TRUE(from_json.ok()) << from_json.status().message();
+        EXPECT_EQ(dsl::WriteJson(*from_json), json);
+        EXPECT_EQ(DumpIr(*from_json), DumpIr(ir));
+      } else {
+        ExpectDepthError(dsl::ReadProto(bytes), path);
+        ExpectDepthError(dsl::ReadJson(json), path);
+      }
+    }
+  });
+}
+
 TEST(DeepTest, DeeplyNestedJsonThatIsNotAFormulaIsHarmless) {
   RunWithStack(kJvmStack, [] {
     const std::size_t depth = 1'000'000;

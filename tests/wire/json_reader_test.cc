@@ -303,15 +303,31 @@ TEST(JsonReaderTest, SemanticErrorsHaveTheSamePathsAsTheBinaryReader) {
               "features[0].expression.aggregate.operand", "Aggregate.operand is not set");
   ExpectError(WithExpression(R"({"feature": ""})"), "features[0].expression.feature",
               "feature name is empty");
-  ExpectError(WithExpression(R"({"model": {"name": "ranker", "inputs": [], "output": 0}})"),
-              "features[0].expression.model", "model expressions are not supported");
+  ExpectError(WithExpression(R"({"model": {"inputs": [], "output": 0}})"),
+              "features[0].expression.model.name", "model name is empty");
+  ExpectError(WithExpression(R"({"model": {"name": "m", "output": -1}})"),
+              "features[0].expression.model.output",
+              "the number -1 is out of range [0, 4294967295]");
+  ExpectError(WithExpression(R"({"model": {"name": "m", "output": 1.5}})"),
+              "features[0].expression.model.output", "the number 1.5 is not an integer");
+  ExpectError(WithExpression(R"({"model": {"name": "m", "inputs": [null]}})"),
+              "features[0].expression.model.inputs[0]", "null is not allowed");
   ExpectError(R"({"inputs": [{"scope": "SCOPE_QUERY"}]})", "inputs[0].name", "input name is empty");
   ExpectError(R"({"features": [{"expression": {"constant": 1}}]})", "features[0].name",
               "feature name is empty");
   ExpectError(R"({"features": [{"name": "f", "expression": {"constant": 1}}],
-                  "models": [{"name": "ranker", "path": "r.json", "format": "FORMAT_ONNX"}]})",
-              "models[0]", "model declarations are not supported");
-  ExpectError(R"({"models": [null]})", "models[0]", "model declarations are not supported");
+                  "models": [{"name": "ranker", "path": "r.json"}]})",
+              "models[0].format", "model format is FORMAT_UNSPECIFIED (not set)");
+  ExpectError(R"({"models": [{"name": "m", "format": "FORMAT_TENSORFLOW"}]})", "models[0].format",
+              "unknown Format \"FORMAT_TENSORFLOW\"");
+  ExpectError(R"({"models": [{"name": "m", "format": 4}]})", "models[0].format",
+              "unknown Format value 4");
+  ExpectError(R"({"models": [{"format": 1}]})", "models[0].name", "model name is empty");
+  ExpectError(R"({"models": [{"name": "m", "format": 1, "size": 3}]})", "models[0].size",
+              "unknown field \"size\" in ModelDeclaration");
+  ExpectError(R"({"models": [{"name": "m", "path": 3, "format": 1}]})", "models[0].path",
+              "expected a string");
+  ExpectError(R"({"models": [null]})", "models[0]", "null is not allowed in a repeated field");
   ExpectError(WithExpression(R"({"nary": {"operator": "OPERATOR_SUM", "operands": [
                  {"constant": 1}, {"feature": "x"},
                  {"conditional": {"condition": {"constant": 1}, "then": {"unary": {"operator":

@@ -76,6 +76,44 @@ TEST(JsonWriterTest, WritesOneLinePerInputAndDefinition) {
 )");
 }
 
+// Models (spec section 6.1): calls with their fields in field order (the
+// defaults left out: no inputs, output 0), declarations after the features.
+ir::FeatureSetIr ModelSet() {
+  ir::IrBuilder builder(ir::SourceFormat::kText);
+  builder.AddModel(
+      ir::ModelDecl{builder.Intern("ranker"), "ranker.json", ir::ModelFormat::kXgboostJson, {}});
+  builder.AddModel(ir::ModelDecl{builder.Intern("nn"), "", ir::ModelFormat::kOnnx, {}});
+  builder.BeginFeature();
+  const ir::NodeId inputs[] = {builder.AddRef(builder.Intern("x")), builder.AddConstant(2)};
+  const ir::NodeId call = builder.AddModelCall(builder.Intern("ranker"), inputs, 0);
+  const ir::NodeId bare = builder.AddModelCall(builder.Intern("nn"), {}, 3);
+  const ir::NodeId sum[] = {call, bare};
+  builder.EndFeature(builder.Intern("f"), builder.AddOp(ir::Op::kAdd, sum));
+  return std::move(builder).Finish();
+}
+
+TEST(JsonWriterTest, WritesModelCallsAndDeclarations) {
+  const ir::FeatureSetIr ir = ModelSet();
+  EXPECT_EQ(WriteJson(ir),
+            R"({
+  "features": [
+    {"name": "f", "expression": {"binary": {"operator": "OPERATOR_SUM", "lhs": {"model": {"name": "ranker", "inputs": [{"feature": "x"}, {"constant": 2}]}}, "rhs": {"model": {"name": "nn", "output": 3}}}}}
+  ],
+  "models": [
+    {"name": "ranker", "path": "ranker.json", "format": "FORMAT_XGBOOST_JSON"},
+    {"name": "nn", "format": "FORMAT_ONNX"}
+  ]
+}
+)");
+  v1::FeatureSet parsed;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(WriteJson(ir), &parsed).ok());
+  std::string report;
+  EXPECT_TRUE(wire_test::MessagesEqual(parsed, wire_test::MessageFromIr(ir), &report)) << report;
+  Result<ir::FeatureSetIr> back = ReadJson(WriteJson(ir));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(DumpIr(*back), DumpIr(ir));
+}
+
 TEST(JsonWriterTest, AnEmptySetIsAnEmptyObject) {
   EXPECT_EQ(WriteJson(ir::FeatureSetIr()), "{}\n");
   Result<ir::FeatureSetIr> back = ReadJson(WriteJson(ir::FeatureSetIr()));

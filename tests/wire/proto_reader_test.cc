@@ -418,20 +418,51 @@ TEST(ProtoReaderTest, InvalidContentGivesItsFieldPath) {
          b->set_scope(static_cast<v1::InputDeclaration::Scope>(2));
        },
        "inputs[1].scope", "unknown Scope value 2"},
-      {"model declaration",
+      {"model declaration without a format",
        [&](v1::FeatureSet* m) {
          feature(m)->set_constant(1);
          m->add_models()->set_name("ranker");
        },
-       "models[0]", "model declarations are not supported"},
-      {"model expression",
+       "models[0].format", "model format is FORMAT_UNSPECIFIED (not set)"},
+      {"model declaration of an unknown format",
+       [&](v1::FeatureSet* m) {
+         v1::ModelDeclaration* first = m->add_models();
+         first->set_name("a");
+         first->set_format(v1::ModelDeclaration::FORMAT_ONNX);
+         v1::ModelDeclaration* second = m->add_models();
+         second->set_name("b");
+         second->set_format(static_cast<v1::ModelDeclaration::Format>(9));
+       },
+       "models[1].format", "unknown Format value 9"},
+      {"model declaration without a name",
+       [&](v1::FeatureSet* m) {
+         m->add_models()->set_format(v1::ModelDeclaration::FORMAT_LIGHTGBM_TEXT);
+       },
+       "models[0].name", "model name is empty"},
+      {"model path with a line break",
+       [&](v1::FeatureSet* m) {
+         v1::ModelDeclaration* model = m->add_models();
+         model->set_name("m");
+         model->set_path("a\nb");
+         model->set_format(v1::ModelDeclaration::FORMAT_XGBOOST_JSON);
+       },
+       "models[0].path", "a model path cannot contain a line break"},
+      {"model call without a name",
        [&](v1::FeatureSet* m) {
          v1::Binary* b = feature(m)->mutable_binary();
          b->set_operator_(v1::Binary::OPERATOR_SUM);
-         b->mutable_lhs()->mutable_model()->set_name("ranker");
+         b->mutable_lhs()->mutable_model()->add_inputs()->set_constant(2);
          b->mutable_rhs()->set_constant(1);
        },
-       "features[0].expression.binary.lhs.model", "model expressions are not supported"},
+       "features[0].expression.binary.lhs.model.name", "model name is empty"},
+      {"model input without a kind",
+       [&](v1::FeatureSet* m) {
+         v1::Model* model = feature(m)->mutable_model();
+         model->set_name("m");
+         model->add_inputs()->set_constant(2);
+         model->add_inputs();
+       },
+       "features[0].expression.model.inputs[1]", "no kind set"},
       {"deep in a later feature",
        [&](v1::FeatureSet* m) {
          for (int i = 0; i < 3; ++i) feature(m)->set_constant(static_cast<float>(i));

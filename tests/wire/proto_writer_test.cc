@@ -64,6 +64,37 @@ TEST(ProtoWriterTest, WritesTheSeedFormula) {
             "f_baz");
 }
 
+TEST(ProtoWriterTest, WritesModelCallsAndDeclarations) {
+  ir::IrBuilder builder(ir::SourceFormat::kText);
+  builder.AddModel(ir::ModelDecl{builder.Intern("m"), "m.txt", ir::ModelFormat::kLightgbmText, {}});
+  builder.BeginFeature();
+  const ir::NodeId x = builder.AddRef(builder.Intern("x"));
+  builder.EndFeature(builder.Intern("f"), builder.AddModelCall(builder.Intern("m"), {&x, 1}, 300));
+  builder.BeginFeature();
+  builder.EndFeature(builder.Intern("g"), builder.AddModelCall(builder.Intern("m"), {}, 0));
+  const ir::FeatureSetIr ir = std::move(builder).Finish();
+  CheckAgainstLibprotobuf(ir);
+  // features { name: "f" expression { model { name: "m" inputs { feature: "x" } output: 300 } } }
+  // features { name: "g" expression { model { name: "m" } } }
+  // models { name: "m" path: "m.txt" format: FORMAT_LIGHTGBM_TEXT }
+  EXPECT_EQ(WriteProto(ir), std::string("\x12\x12\x0a\x01"
+                                        "f"
+                                        "\x12\x0d\x4a\x0b\x0a\x01"
+                                        "m"
+                                        "\x12\x03\x12\x01"
+                                        "x"
+                                        "\x18\xac\x02"
+                                        "\x12\x0a\x0a\x01"
+                                        "g"
+                                        "\x12\x05\x4a\x03\x0a\x01"
+                                        "m"
+                                        "\x1a\x0c\x0a\x01"
+                                        "m"
+                                        "\x12\x05"
+                                        "m.txt"
+                                        "\x18\x02"));
+}
+
 TEST(ProtoWriterTest, LeavesOutDefaultsButNotOneofMembersOrPresentOptionals) {
   ir::IrBuilder builder(ir::SourceFormat::kText);
   ir::InputDecl plain;

@@ -44,6 +44,10 @@ std::string DumpIr(const ir::FeatureSetIr& ir) {
            " dim=" + std::to_string(input.dimension) +
            " default=" + (input.default_value ? FloatBits(*input.default_value) : "none") + "\n";
   }
+  for (const ir::ModelDecl& model : ir.models) {
+    out += "model " + NameText(ir, model.name) + " path=\"" + model.path +
+           "\" format=" + std::to_string(static_cast<int>(model.format)) + "\n";
+  }
   for (const ir::FeatureDef& feature : ir.features) {
     out += "feature " + NameText(ir, feature.name) +
            " nodes=" + std::to_string(feature.first_node) + ".." + std::to_string(feature.root) +
@@ -66,6 +70,11 @@ std::string DumpIr(const ir::FeatureSetIr& ir) {
         out += NameText(ir, node.name);
         out += ' ';
         out += NameText(ir, node.name2);
+        break;
+      case ir::OpKind::kModel:
+        out += ' ';
+        out += NameText(ir, node.name);
+        out += " [" + std::to_string(node.output) + "]";
         break;
       default:
         break;
@@ -200,8 +209,17 @@ Result<ir::NodeId> Convert(const v1::Expression& e, const std::string& path,
   switch (e.kind_case()) {
     case v1::Expression::KIND_NOT_SET:
       return UserError("no kind", path);
-    case v1::Expression::kModel:
-      return UserError("model", path + ".model");
+    case v1::Expression::kModel: {
+      const v1::Model& m = e.model();
+      if (m.name().empty()) return UserError("empty", path + ".model.name");
+      std::vector<std::pair<const v1::Expression*, std::string>> list;
+      for (int i = 0; i < m.inputs_size(); ++i) {
+        list.emplace_back(&m.inputs(i), path + ".model.inputs[" + std::to_string(i) + "]");
+      }
+      const ir::NameId name = builder.Intern(m.name());
+      CALCJIT_RETURN_IF_ERROR(convert_all(list));
+      return builder.AddModelCall(name, operands, m.output());
+    }
     case v1::Expression::kConstant:
       return builder.AddConstant(e.constant());
     case v1::Expression::kFeature:
@@ -311,6 +329,13 @@ void FillExpression(const ir::FeatureSetIr& ir, ir::NodeId id, v1::Expression* e
       for (const float weight : ir.WeightsOf(node)) n->add_weights(weight);
       return;
     }
+    case ir::OpKind::kModel: {
+      v1::Model* m = e->mutable_model();
+      if (node.name != ir::kNone) m->set_name(ir.NameOf(node.name));
+      for (const ir::NodeId operand : operands) FillExpression(ir, operand, m->add_inputs());
+      m->set_output(node.output);
+      return;
+    }
   }
 }
 
@@ -341,7 +366,22 @@ Result<ir::FeatureSetIr> IrFromMessage(const v1::FeatureSet& message) {
     if (!root.ok()) return root.status();
     builder.EndFeature(name, *root);
   }
-  if (message.models_size() > 0) return UserError("models", "models[0]");
+  for (int i = 0; i < message.models_size(); ++i) {
+    const v1::ModelDeclaration& model = message.models(i);
+    const std::string path = "models[" + std::to_string(i) + "]";
+    if (model.name().empty()) return UserError("empty", path + ".name");
+    if (model.format() == v1::ModelDeclaration::FORMAT_UNSPECIFIED) {
+      return UserError("unspecified", path + ".format");
+    }
+    if (!v1::ModelDeclaration::Format_IsValid(model.format())) {
+      return UserError("unknown", path + ".format");
+    }
+    if (model.path().find('\n') != std::string::npos) return UserError("line feed", path + ".path");
+    builder.AddModel(ir::ModelDecl{builder.Intern(model.name()),
+                                   model.path(),
+                                   static_cast<ir::ModelFormat>(model.format()),
+                                   {}});
+  }
   return std::move(builder).Finish();
 }
 
@@ -358,6 +398,12 @@ v1::FeatureSet MessageFromIr(const ir::FeatureSetIr& ir) {
     v1::FeatureDefinition* out = message.add_features();
     out->set_name(ir.NameOf(feature.name));
     FillExpression(ir, feature.root, out->mutable_expression());
+  }
+  for (const ir::ModelDecl& model : ir.models) {
+    v1::ModelDeclaration* out = message.add_models();
+    out->set_name(ir.NameOf(model.name));
+    out->set_path(model.path);
+    out->set_format(static_cast<v1::ModelDeclaration::Format>(model.format));
   }
   return message;
 }
@@ -414,13 +460,25 @@ std::vector<ir::Op> OpsOf(ir::OpKind kind) {
 ir::NodeId RandomNode(Choices& choices, ir::IrBuilder& builder, std::uint32_t depth,
                       std::uint32_t max_depth, bool allow_nan) {
   auto name = [&] { return builder.Intern(kNames[choices.Below(std::size(kNames))]); };
-  const std::uint32_t pick = depth >= max_depth ? choices.Below(3) : choices.Below(8);
-  static const ir::OpKind kKinds[] = {
-      ir::OpKind::kConstant, ir::OpKind::kRef,         ir::OpKind::kVector, ir::OpKind::kUnary,
-      ir::OpKind::kBinary,   ir::OpKind::kConditional, ir::OpKind::kNary,   ir::OpKind::kAggregate};
-  const ir::OpKind kind = kKinds[pick];
+  // Every kind of the kind table; at the depth limit only those without
+  // operands.
+  std::vector<ir::OpKind> kinds;
+  for (const ir::KindInfo& info : ir::kKindTable) {
+    if (depth < max_depth || !ir::HasOperands(info.kind)) kinds.push_back(info.kind);
+  }
+  const ir::OpKind kind = kinds[choices.Below(static_cast<std::uint32_t>(kinds.size()))];
   if (kind == ir::OpKind::kConstant) return builder.AddConstant(RandomFloat(choices, allow_nan));
   if (kind == ir::OpKind::kRef) return builder.AddRef(name());
+  if (kind == ir::OpKind::kModel) {
+    const ir::NameId model = name();
+    const std::uint32_t output = choices.OneIn(2) ? 0 : choices.Below(0xFFFFFFFFu);
+    std::vector<ir::NodeId> inputs;
+    const std::uint32_t count = choices.Below(4);  // none: the model's own feature names
+    for (std::uint32_t i = 0; i < count; ++i) {
+      inputs.push_back(RandomNode(choices, builder, depth + 1, max_depth, allow_nan));
+    }
+    return builder.AddModelCall(model, inputs, output);
+  }
   const std::vector<ir::Op> ops = OpsOf(kind);
   const ir::Op op = ops[choices.Below(static_cast<std::uint32_t>(ops.size()))];
   if (kind == ir::OpKind::kVector) {
@@ -463,6 +521,14 @@ ir::FeatureSetIr RandomIr(Choices& choices, std::uint32_t max_depth, bool allow_
     if (!choices.OneIn(3)) decl.default_value = RandomFloat(choices, allow_nan);
     builder.AddInput(decl);
   }
+  const std::uint32_t model_count = choices.Below(3);
+  for (std::uint32_t i = 0; i < model_count; ++i) {
+    static const char* const kPaths[] = {"ranker.json", "", "models/a \"b\" \\c.txt", "/abs/m.onnx",
+                                         "größe\t\r.json"};
+    const ir::NameId name = builder.Intern(kNames[choices.Below(std::size(kNames))]);
+    const auto format = static_cast<ir::ModelFormat>(1 + choices.Below(3));
+    builder.AddModel(ir::ModelDecl{name, kPaths[choices.Below(std::size(kPaths))], format, {}});
+  }
   const std::uint32_t feature_count = 1 + choices.Below(3);
   for (std::uint32_t i = 0; i < feature_count; ++i) {
     const ir::NameId name = builder.Intern(kNames[choices.Below(std::size(kNames))]);
@@ -488,7 +554,7 @@ std::string RandomName(std::mt19937& rng, bool break_rules) {
 }
 
 void RandomExpression(std::mt19937& rng, int depth, bool break_rules, v1::Expression* e) {
-  const unsigned pick = depth >= 4 ? rng() % 3 : rng() % (break_rules ? 11 : 9);
+  const unsigned pick = depth >= 4 ? rng() % 3 : rng() % (break_rules ? 11 : 10);
   auto present = [&] { return !break_rules || rng() % 16 != 0; };
   switch (pick) {
     case 0:
@@ -542,17 +608,19 @@ void RandomExpression(std::mt19937& rng, int depth, bool break_rules, v1::Expres
       if (present())
         RandomExpression(rng, depth + 1, break_rules, e->mutable_aggregate()->mutable_operand());
       return;
-    case 9:
-      if (rng() % 4 == 0) {
-        v1::Model* m = e->mutable_model();
-        m->set_name(RandomName(rng, break_rules));
+    case 9: {
+      v1::Model* m = e->mutable_model();
+      if (present()) m->set_name(RandomName(rng, break_rules));
+      const unsigned count = rng() % 3;
+      for (unsigned i = 0; i < count; ++i) {
         RandomExpression(rng, depth + 1, break_rules, m->add_inputs());
-        m->set_output(rng() % 3);
       }
-      return;  // otherwise: no kind set
-    default:
-      e->set_feature("f");
+      if (rng() % 2) m->set_output(rng() % 2 ? rng() % 3 : static_cast<std::uint32_t>(rng()));
       return;
+    }
+    default:
+      if (rng() % 2) e->set_feature("f");
+      return;  // otherwise: no kind set
   }
 }
 
@@ -578,11 +646,15 @@ v1::FeatureSet RandomMessage(std::mt19937& rng, bool break_rules) {
       RandomExpression(rng, 1, break_rules, feature->mutable_expression());
     }
   }
-  if (break_rules && rng() % 12 == 0) {
+  const unsigned models = rng() % 3;
+  for (unsigned i = 0; i < models; ++i) {
     v1::ModelDeclaration* model = message.add_models();
-    model->set_name("ranker");
-    model->set_path("ranker.json");
-    model->set_format(v1::ModelDeclaration::FORMAT_XGBOOST_JSON);
+    model->set_name(RandomName(rng, break_rules));
+    static const char* const kPaths[] = {"ranker.json", "", "a \"b\" \\c.txt", "x\ny"};
+    model->set_path(kPaths[rng() % (break_rules ? 4 : 3)]);
+    const unsigned format = rng() % 10;
+    model->set_format(static_cast<v1::ModelDeclaration::Format>(
+        format < 9 || !break_rules ? 1 + format % 3 : (rng() % 2 ? 0 : 7)));
   }
   return message;
 }

@@ -77,7 +77,7 @@ ir::FeatureSetIr RandomIr(Choices& choices, std::uint32_t max_depth, bool allow_
 
 // A random message; with `break_rules` it also breaks the rules now and then
 // (unset or unknown operators, missing operands, no kind, empty names,
-// unknown scopes, models).
+// unknown scopes, unspecified or unknown model formats).
 v1::FeatureSet RandomMessage(std::mt19937& rng, bool break_rules = true);
 
 }  // namespace calcjit::wire_test

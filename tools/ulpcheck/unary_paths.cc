@@ -2,8 +2,8 @@
 
 #include <cstring>
 
-#include "backend/vm/isa.h"
-#include "backend/vm/kernels.h"
+#include "calcjit/cpu.h"
+#include "backend/kernels/kernels.h"
 #include "ir/op.h"
 #include "math/transcendental.h"
 
@@ -107,14 +107,14 @@ std::vector<UnaryPath> PathsOf(const std::string& function) {
   if (f == nullptr) return {};
   const int op = static_cast<int>(f->op);
   std::vector<UnaryPath> paths = {{"scalar", f->scalar}, {"column", f->column}};
-  paths.push_back({"vm-baseline", vm::baseline::Kernels().unary[op]});
+  paths.push_back({"vm-baseline", kernels::baseline::Kernels().unary[op]});
   paths.push_back({"jit-4", f->jit4});
-  if (vm::CpuSupports(Isa::kAvx2)) {
-    paths.push_back({"vm-avx2", vm::avx2::Kernels().unary[op]});
+  if (IsIsaSupported(Isa::kAvx2)) {
+    paths.push_back({"vm-avx2", kernels::avx2::Kernels().unary[op]});
     paths.push_back({"jit-8", f->jit8});
   }
-  if (vm::CpuSupports(Isa::kAvx512)) {
-    paths.push_back({"vm-avx512", vm::avx512::Kernels().unary[op]});
+  if (IsIsaSupported(Isa::kAvx512)) {
+    paths.push_back({"vm-avx512", kernels::avx512::Kernels().unary[op]});
     paths.push_back({"jit-16", f->jit16});
   }
   return paths;

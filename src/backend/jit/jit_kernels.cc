@@ -10,26 +10,19 @@
 // src/backend/jit/CMakeLists.txt.
 #include "math/elementwise.h"
 
-#define CALCJIT_JIT_kUnary(name)                \
+#define CALCJIT_OP_kUnary(name, ...)            \
   extern "C" float calcjit_op_##name(float x) { \
     return calcjit::math::name(x);              \
   }
-#define CALCJIT_JIT_kBinary(name)                        \
+#define CALCJIT_OP_kBinary(name, ...)                    \
   extern "C" float calcjit_op_##name(float a, float b) { \
     return calcjit::math::name(a, b);                    \
   }
-#define CALCJIT_JIT_kConditional(name)                            \
+#define CALCJIT_OP_kConditional(name, ...)                        \
   extern "C" float calcjit_op_##name(float c, float a, float b) { \
     return calcjit::math::name(c, a, b);                          \
   }
-#define CALCJIT_JIT_kConstant(name)
-#define CALCJIT_JIT_kRef(name)
-#define CALCJIT_JIT_kNary(name)
-#define CALCJIT_JIT_kVector(name)
-#define CALCJIT_JIT_kAggregate(name)
-#define CALCJIT_OP(name, kind, ...) CALCJIT_JIT_##kind(name)
-#include "ir/op.def"
-#undef CALCJIT_OP
+#include "ir/op_by_kind.inc"
 
 // Every NaN written to an output is the canonical quiet NaN.
 extern "C" float calcjit_canonicalize(float x) {

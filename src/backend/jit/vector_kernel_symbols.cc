@@ -18,7 +18,8 @@ extern "C" {
   void CALCJIT_VARIANT(_ZGVbN4, name, arity)(); \
   void CALCJIT_VARIANT(_ZGVdN8, name, arity)(); \
   void CALCJIT_VARIANT(_ZGVeN16, name, arity)();
-CALCJIT_VECTOR_KERNELS(CALCJIT_DECLARE)
+#define CALCJIT_VECTOR_CALL(name, arity) CALCJIT_DECLARE(name, arity)
+#include "ir/op_vector_calls.inc"
 }
 
 namespace calcjit::jit {
@@ -30,17 +31,13 @@ const char* Params(int arity) {
 }
 
 int ArityOf(ir::Op op) {
-#define CALCJIT_ARITY(name, arity) \
-  if (op == ir::Op::k##name) return arity;
-  CALCJIT_VECTOR_KERNELS(CALCJIT_ARITY)
-#undef CALCJIT_ARITY
-  return 0;
+  return ir::FixedArity(ir::KindOf(op));
 }
 
 }  // namespace
 
 bool HasVectorKernel(ir::Op op) {
-  return ArityOf(op) != 0;
+  return ir::IsVectorCall(op);
 }
 
 std::vector<VectorVariant> VectorVariants(ir::Op op, Isa isa) {
@@ -67,7 +64,8 @@ std::vector<KernelSymbol> VectorKernelSymbols() {
       reinterpret_cast<void*>(&CALCJIT_VARIANT(_ZGVbN4, name, arity)), \
       reinterpret_cast<void*>(&CALCJIT_VARIANT(_ZGVdN8, name, arity)), \
       reinterpret_cast<void*>(&CALCJIT_VARIANT(_ZGVeN16, name, arity)));
-  CALCJIT_VECTOR_KERNELS(CALCJIT_SYMBOLS)
+#define CALCJIT_VECTOR_CALL(name, arity) CALCJIT_SYMBOLS(name, arity)
+#include "ir/op_vector_calls.inc"
 #undef CALCJIT_SYMBOLS
   return symbols;
 }

@@ -52,14 +52,17 @@ template <typename Vector, void (*kColumn)(const float*, float*, std::size_t)>
     return OnLanes<Floats16, calcjit::math::name##Column>(x);                                \
   }
 
-extern "C" {
-CALCJIT_DEFINE_UNARY(Exp)
-CALCJIT_DEFINE_UNARY(Log)
-CALCJIT_DEFINE_UNARY(Log1p)
-CALCJIT_DEFINE_UNARY(Sigmoid)
-CALCJIT_DEFINE_UNARY(Tanh)
+// Every kVectorCall row of op.def: a unary one has a column form in
+// src/math (the fast path and its fallback) and gets the variants above; a
+// binary one (pow) gets GCC's simd clones of its scalar kernel.
+#define CALCJIT_DEFINE_1(name) CALCJIT_DEFINE_UNARY(name)
+#define CALCJIT_DEFINE_2(name)                                                         \
+  _Pragma("omp declare simd notinbranch") float calcjit_vec_##name(float x, float y) { \
+    return calcjit::math::name(x, y);                                                  \
+  }
+#define CALCJIT_DEFINE(name, arity) CALCJIT_DEFINE_##arity(name)
 
-_Pragma("omp declare simd notinbranch") float calcjit_vec_Pow(float x, float y) {
-  return calcjit::math::Pow(x, y);
-}
+extern "C" {
+#define CALCJIT_VECTOR_CALL(name, arity) CALCJIT_DEFINE(name, arity)
+#include "ir/op_vector_calls.inc"
 }

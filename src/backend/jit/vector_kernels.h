@@ -16,14 +16,9 @@
 #include "calcjit/cpu.h"
 #include "ir/op.h"
 
-// CALCJIT_VECTOR_KERNEL(Name, arity)
-#define CALCJIT_VECTOR_KERNELS(X) \
-  X(Exp, 1)                       \
-  X(Log, 1)                       \
-  X(Log1p, 1)                     \
-  X(Sigmoid, 1)                   \
-  X(Tanh, 1)                      \
-  X(Pow, 2)
+// The expensive kernels are the rows of op.def whose cost is kVectorCall:
+// including ir/op_vector_calls.inc expands CALCJIT_VECTOR_CALL(Name, arity)
+// for each of them.
 
 namespace calcjit::jit {
 

@@ -166,48 +166,33 @@ void Norm(const float* a, std::size_t a_stride, const float*, std::size_t, std::
   for (std::size_t i = 0; i < n; ++i) out[i] = math::Norm(a + i * a_stride, d);
 }
 
-// Aggregates: whole-column kernels. Rank is the one that needs scratch.
-template <void (*kAggregate)(std::span<const float>, std::span<float>)>
-void Aggregate(const float* x, std::size_t n, float* out, std::size_t out_n, std::uint64_t*) {
-  kAggregate(std::span<const float>(x, n), std::span<float>(out, out_n));
-}
-
-void RankAggregate(const float* x, std::size_t n, float* out, std::size_t out_n,
-                   std::uint64_t* scratch) {
-  math::Rank(std::span<const float>(x, n), std::span<float>(out, out_n),
-             std::span<std::uint64_t>(scratch, 2 * n));
+// Aggregates: whole-column kernels; those whose row of op.def needs scratch
+// (rank) get ScratchKeysPerItem(op) * n keys of it.
+template <auto kAggregate, int kScratchKeysPerItem>
+void Aggregate(const float* x, std::size_t n, float* out, std::size_t out_n,
+               std::uint64_t* scratch) {
+  if constexpr (kScratchKeysPerItem == 0) {
+    kAggregate(std::span<const float>(x, n), std::span<float>(out, out_n));
+  } else {
+    kAggregate(std::span<const float>(x, n), std::span<float>(out, out_n),
+               std::span<std::uint64_t>(scratch, kScratchKeysPerItem * n));
+  }
 }
 
 KernelTable MakeTable() {
   KernelTable table;
   // One entry per row of op.def, each running the kernel of the same name.
-#define CALCJIT_VM_kUnary(name) table.unary[static_cast<int>(ir::Op::k##name)] = &Unary<math::name>;
-#define CALCJIT_VM_kBinary(name)                                            \
+#define CALCJIT_OP_kUnary(name, ...) \
+  table.unary[static_cast<int>(ir::Op::k##name)] = &Unary<math::name>;
+#define CALCJIT_OP_kBinary(name, ...)                                       \
   table.binary[static_cast<int>(ir::Op::k##name)] = &Binary<math::name>;    \
   table.scalar_b[static_cast<int>(ir::Op::k##name)] = &ScalarB<math::name>; \
   table.scalar_a[static_cast<int>(ir::Op::k##name)] = &ScalarA<math::name>;
-#define CALCJIT_VM_kConstant(name)
-#define CALCJIT_VM_kRef(name)
-#define CALCJIT_VM_kConditional(name)
-#define CALCJIT_VM_kNary(name)
-#define CALCJIT_VM_kVector(name) table.vector[static_cast<int>(ir::Op::k##name)] = &name;
-#define CALCJIT_VM_kAggregate(name)
-#define CALCJIT_OP(name, kind, ...) CALCJIT_VM_##kind(name)
-#include "ir/op.def"
-#undef CALCJIT_OP
-  auto aggregate = [&table](ir::Op op, AggregateKernel kernel) {
-    table.aggregate[static_cast<int>(op)] = kernel;
-  };
-  aggregate(ir::Op::kBatchMin, &Aggregate<&math::BatchMin>);
-  aggregate(ir::Op::kBatchMax, &Aggregate<&math::BatchMax>);
-  aggregate(ir::Op::kBatchSum, &Aggregate<&math::BatchSum>);
-  aggregate(ir::Op::kBatchMean, &Aggregate<&math::BatchMean>);
-  aggregate(ir::Op::kBatchStd, &Aggregate<&math::BatchStd>);
-  aggregate(ir::Op::kBatchCount, &Aggregate<&math::BatchCount>);
-  aggregate(ir::Op::kRank, &RankAggregate);
-  aggregate(ir::Op::kSoftmax, &Aggregate<&math::Softmax>);
-  aggregate(ir::Op::kMinMaxScale, &Aggregate<&math::MinMaxScale>);
-  aggregate(ir::Op::kZscore, &Aggregate<&math::Zscore>);
+#define CALCJIT_OP_kVector(name, ...) table.vector[static_cast<int>(ir::Op::k##name)] = &name;
+#define CALCJIT_OP_kAggregate(name, ...)               \
+  table.aggregate[static_cast<int>(ir::Op::k##name)] = \
+      &Aggregate<&math::name, ir::ScratchKeysPerItem(ir::Op::k##name)>;
+#include "ir/op_by_kind.inc"
   table.fold[static_cast<int>(ir::Op::kAdd)] = &Fold<AddOp>;
   table.fold[static_cast<int>(ir::Op::kSub)] = &Fold<SubOp>;
   table.fold[static_cast<int>(ir::Op::kMul)] = &Fold<MulOp>;

@@ -1,6 +1,8 @@
 #include "backend/reference/column_kernels.h"
 
+#include "math/aggregate.h"
 #include "math/elementwise.h"
+#include "math/vector.h"
 
 namespace calcjit::backend {
 
@@ -16,35 +18,40 @@ void BinaryLoop(const float* a, const float* b, float* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) out[i] = kKernel(a[i], b[i]);
 }
 
-// Rows of op.def by kind, each mapped to the kernel of the same name.
-#define CALCJIT_UNARY_kUnary(name) \
-  case ir::Op::k##name:            \
-    return &UnaryLoop<math::name>;
-#define CALCJIT_BINARY_kBinary(name) \
-  case ir::Op::k##name:              \
-    return &BinaryLoop<math::name>;
-#define CALCJIT_UNARY_kConstant(name)
-#define CALCJIT_UNARY_kRef(name)
-#define CALCJIT_UNARY_kBinary(name)
-#define CALCJIT_UNARY_kConditional(name)
-#define CALCJIT_UNARY_kNary(name)
-#define CALCJIT_UNARY_kVector(name)
-#define CALCJIT_UNARY_kAggregate(name)
-#define CALCJIT_BINARY_kConstant(name)
-#define CALCJIT_BINARY_kRef(name)
-#define CALCJIT_BINARY_kUnary(name)
-#define CALCJIT_BINARY_kConditional(name)
-#define CALCJIT_BINARY_kNary(name)
-#define CALCJIT_BINARY_kVector(name)
-#define CALCJIT_BINARY_kAggregate(name)
+template <float (*kKernel)(float, float, float)>
+void ConditionalLoop(const float* c, const float* a, const float* b, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = kKernel(c[i], a[i], b[i]);
+}
+
+// A vector kernel takes both rows, or only the first (an lhs_only row).
+template <auto kKernel, bool kLhsOnly>
+float VectorItem(const float* a, const float* b, std::size_t d) {
+  if constexpr (kLhsOnly) {
+    return kKernel(a, d);
+  } else {
+    return kKernel(a, b, d);
+  }
+}
+
+// An aggregate kernel takes its scratch keys only if its row needs some.
+template <auto kKernel, int kScratchKeysPerItem>
+void AggregateColumn(std::span<const float> x, std::span<float> out,
+                     std::span<std::uint64_t> scratch) {
+  if constexpr (kScratchKeysPerItem == 0) {
+    kKernel(x, out);
+  } else {
+    kKernel(x, out, scratch.first(kScratchKeysPerItem * x.size()));
+  }
+}
 
 }  // namespace
 
 UnaryColumnFn UnaryColumnKernel(ir::Op op) {
   switch (op) {
-#define CALCJIT_OP(name, kind, ...) CALCJIT_UNARY_##kind(name)
-#include "ir/op.def"
-#undef CALCJIT_OP
+#define CALCJIT_OP_kUnary(name, ...) \
+  case ir::Op::k##name:              \
+    return &UnaryLoop<math::name>;
+#include "ir/op_by_kind.inc"
     default:
       return nullptr;
   }
@@ -52,24 +59,45 @@ UnaryColumnFn UnaryColumnKernel(ir::Op op) {
 
 BinaryColumnFn BinaryColumnKernel(ir::Op op) {
   switch (op) {
-#define CALCJIT_OP(name, kind, ...) CALCJIT_BINARY_##kind(name)
-#include "ir/op.def"
-#undef CALCJIT_OP
+#define CALCJIT_OP_kBinary(name, ...) \
+  case ir::Op::k##name:               \
+    return &BinaryLoop<math::name>;
+#include "ir/op_by_kind.inc"
     default:
       return nullptr;
   }
 }
 
-ir::Op FoldOperator(ir::Op nary) {
-  switch (nary) {
-    case ir::Op::kProduct:
-      return ir::Op::kMul;
-    case ir::Op::kNaryMin:
-      return ir::Op::kMin;
-    case ir::Op::kNaryMax:
-      return ir::Op::kMax;
+ConditionalColumnFn ConditionalColumnKernel(ir::Op op) {
+  switch (op) {
+#define CALCJIT_OP_kConditional(name, ...) \
+  case ir::Op::k##name:                    \
+    return &ConditionalLoop<math::name>;
+#include "ir/op_by_kind.inc"
     default:
-      return ir::Op::kAdd;  // Sum, Mean, WeightedSum
+      return nullptr;
+  }
+}
+
+VectorItemFn VectorItemKernel(ir::Op op) {
+  switch (op) {
+#define CALCJIT_OP_kVector(name, ...) \
+  case ir::Op::k##name:               \
+    return &VectorItem<&math::name, ir::Info(ir::Op::k##name).lhs_only>;
+#include "ir/op_by_kind.inc"
+    default:
+      return nullptr;
+  }
+}
+
+AggregateColumnFn AggregateColumnKernel(ir::Op op) {
+  switch (op) {
+#define CALCJIT_OP_kAggregate(name, ...) \
+  case ir::Op::k##name:                  \
+    return &AggregateColumn<&math::name, ir::ScratchKeysPerItem(ir::Op::k##name)>;
+#include "ir/op_by_kind.inc"
+    default:
+      return nullptr;
   }
 }
 

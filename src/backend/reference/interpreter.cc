@@ -78,9 +78,8 @@ class ReferenceExecutable final : public Executable {
           BinaryColumnKernel(node.op)(operands[0].data(), operands[1].data(), out.data(), n());
           break;
         case OpKind::kConditional:
-          for (std::size_t i = 0; i < n(); ++i) {
-            out[i] = math::If(operands[0][i], operands[1][i], operands[2][i]);
-          }
+          ConditionalColumnKernel(node.op)(operands[0].data(), operands[1].data(),
+                                           operands[2].data(), out.data(), n());
           break;
         case OpKind::kNary:
           return Nary(node, std::move(operands));
@@ -89,6 +88,12 @@ class ReferenceExecutable final : public Executable {
           break;
         case OpKind::kAggregate:
           Aggregate(node.op, operands[0], &out);
+          break;
+        case OpKind::kModel:
+          // Never reached: ir::MakePlan refuses every plan that needs a model
+          // call until models are evaluated (src/model). Should one get
+          // here, it is NaN ("missing"), not garbage.
+          std::fill(out.begin(), out.end(), math::CanonicalNan());
           break;
       }
       return out;
@@ -104,52 +109,42 @@ class ReferenceExecutable final : public Executable {
 
     // A left fold in operand order (spec section 3).
     Column Nary(const Node& node, std::vector<Column> operands) {
+      const ir::OpInfo& info = ir::Info(node.op);
       const BinaryColumnFn fold = BinaryColumnKernel(FoldOperator(node.op));
       Column acc = std::move(operands[0]);
-      if (node.op == Op::kWeightedSum) {
+      if (info.weighted) {
+        // w0*x0 fold w1*x1 fold ..., each product rounded.
+        const BinaryColumnFn multiply = BinaryColumnKernel(Op::kMul);
         const auto weights = executable.ir_.WeightsOf(node);
-        for (std::size_t i = 0; i < n(); ++i) acc[i] = weights[0] * acc[i];
+        const Column first_weight(n(), weights[0]);
+        multiply(first_weight.data(), acc.data(), acc.data(), n());
         for (std::size_t k = 1; k < operands.size(); ++k) {
-          for (std::size_t i = 0; i < n(); ++i) acc[i] = acc[i] + weights[k] * operands[k][i];
+          const Column weight(n(), weights[k]);
+          multiply(weight.data(), operands[k].data(), operands[k].data(), n());
+          fold(acc.data(), operands[k].data(), acc.data(), n());
         }
         return acc;
       }
       for (std::size_t k = 1; k < operands.size(); ++k) {
         fold(acc.data(), operands[k].data(), acc.data(), n());
       }
-      if (node.op == Op::kMean) {
-        const float count = static_cast<float>(operands.size());
-        for (float& v : acc) v = v / count;
+      if (info.divides_by_count) {
+        const Column count(n(), static_cast<float>(operands.size()));
+        BinaryColumnKernel(Op::kDiv)(acc.data(), count.data(), acc.data(), n());
       }
       return acc;
     }
 
     void Vector(const Node& node, Column* out) {
+      const VectorItemFn kernel = VectorItemKernel(node.op);
       const InputView& a = VectorInput(node.name);
+      // An lhs_only row (norm) has no rhs; it reads its lhs twice, harmlessly.
+      const InputView& b = ir::Info(node.op).lhs_only ? a : VectorInput(node.name2);
       const std::size_t d = a.dimension;
       auto row = [&](const InputView& v, std::size_t i) {
         return v.layout == InputLayout::kItemVector ? v.data + i * d : v.data;
       };
-      if (node.op == Op::kNorm) {
-        for (std::size_t i = 0; i < n(); ++i) (*out)[i] = math::Norm(row(a, i), d);
-        return;
-      }
-      const InputView& b = VectorInput(node.name2);
-      for (std::size_t i = 0; i < n(); ++i) {
-        const float* x = row(a, i);
-        const float* y = row(b, i);
-        switch (node.op) {
-          case Op::kDot:
-            (*out)[i] = math::Dot(x, y, d);
-            break;
-          case Op::kCosine:
-            (*out)[i] = math::Cosine(x, y, d);
-            break;
-          default:
-            (*out)[i] = math::L2Distance(x, y, d);
-            break;
-        }
-      }
+      for (std::size_t i = 0; i < n(); ++i) (*out)[i] = kernel(row(a, i), row(b, i), d);
     }
 
     const InputView& VectorInput(ir::NameId name) {
@@ -158,32 +153,9 @@ class ReferenceExecutable final : public Executable {
     }
 
     void Aggregate(Op op, const Column& x, Column* out) {
-      switch (op) {
-        case Op::kBatchMin:
-          return math::BatchMin(x, *out);
-        case Op::kBatchMax:
-          return math::BatchMax(x, *out);
-        case Op::kBatchSum:
-          return math::BatchSum(x, *out);
-        case Op::kBatchMean:
-          return math::BatchMean(x, *out);
-        case Op::kBatchStd:
-          return math::BatchStd(x, *out);
-        case Op::kBatchCount:
-          return math::BatchCount(x, *out);
-        case Op::kRank: {
-          std::vector<std::uint64_t> scratch(2 * x.size());
-          return math::Rank(x, *out, scratch);
-        }
-        case Op::kSoftmax:
-          return math::Softmax(x, *out);
-        case Op::kMinMaxScale:
-          return math::MinMaxScale(x, *out);
-        case Op::kZscore:
-          return math::Zscore(x, *out);
-        default:
-          return;
-      }
+      std::vector<std::uint64_t> scratch(static_cast<std::size_t>(ir::ScratchKeysPerItem(op)) *
+                                         x.size());
+      AggregateColumnKernel(op)(x, *out, scratch);
     }
   };
 
