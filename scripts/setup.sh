@@ -30,6 +30,8 @@ packages=(
   # tests' models and is the benchmarks' reference predictor; PyTorch exports
   # the neural-net tests' models and is their reference runtime
   libonnx-dev python3-onnx libxgboost-dev python3-xgboost python3-torch
+  # content hashes of model bytes, for the model cache
+  libxxhash-dev
   # fuzzing: libFuzzer for clang 16
   libclang-rt-16-dev
   # offline feature generation at scale (calcjit.dask)

@@ -1,7 +1,7 @@
-// A content hash of model bytes, for caching prepared models: equal bytes,
-// equal hash. 128 bits (MurmurHash3's x64_128 construction, seed 0): not a
+// A content hash of model bytes, for caching loaded models: equal bytes,
+// equal hash. xxHash's XXH3 128-bit hash (Debian's libxxhash): not a
 // cryptographic hash, so a cache keyed by it trusts whoever supplies the
-// models not to forge collisions.
+// models not to forge collisions (the models are code the service runs).
 #ifndef CALCJIT_MODEL_CONTENT_HASH_H_
 #define CALCJIT_MODEL_CONTENT_HASH_H_
 

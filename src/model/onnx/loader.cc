@@ -16,7 +16,7 @@ Result<std::shared_ptr<const LoadedOnnxModel>> LoadOnnxModel(std::string_view by
     Result<PreparedNet> prepared = PreparedNet::Prepare(shared);
     if (!prepared.ok()) return prepared.status();
     auto model = std::make_shared<LoadedOnnxModel>(LoadedOnnxModel{
-        shared, std::move(prepared).value(), HashOnnxBytes(bytes), DescribeNet(*shared)});
+        shared, std::move(prepared).value(), HashModelBytes(bytes), DescribeNet(*shared)});
     return std::shared_ptr<const LoadedOnnxModel>(std::move(model));
   } catch (const std::bad_alloc&) {
     return RuntimeError("out of memory preparing the model", std::string(file_name));

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "calcjit/status.h"
-#include "model/onnx/content_hash.h"
+#include "model/content_hash.h"
 #include "model/onnx/net.h"
 #include "model/onnx/prepared_net.h"
 
@@ -20,7 +20,7 @@ namespace calcjit::model {
 struct LoadedOnnxModel {
   std::shared_ptr<const OnnxNet> net;
   PreparedNet prepared;
-  OnnxContentHash hash;     // of the file's bytes
+  ContentHash hash;         // of the file's bytes
   std::string description;  // DescribeNet(*net), what `calcjit check` prints
 
   const NetInfo& info() const { return net->info; }
