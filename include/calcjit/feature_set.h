@@ -2,6 +2,8 @@
 #ifndef CALCJIT_FEATURE_SET_H_
 #define CALCJIT_FEATURE_SET_H_
 
+#include <cstddef>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +32,52 @@ std::optional<Format> FormatFromName(std::string_view name);
 std::optional<Format> FormatFromPath(std::string_view path);
 std::string_view FormatName(Format format);
 
+// The formats of a model file (spec section 6).
+enum class ModelFormat : unsigned char {
+  kXgboostJson,   // XGBoost save_model("*.json"), booster gbtree
+  kLightgbmText,  // LightGBM text model (v3, v4)
+  kOnnx,          // ONNX: a small float32 MLP (spec 6.4)
+};
+
+// "xgboost", "lightgbm", "onnx" (the text syntax's names).
+std::optional<ModelFormat> ModelFormatFromName(std::string_view name);
+// By file extension: .json (XGBoost), .txt (LightGBM), .onnx.
+std::optional<ModelFormat> ModelFormatFromPath(std::string_view path);
+std::string_view ModelFormatName(ModelFormat format);
+
+// Where the models a set declares come from when it is loaded (spec 6.1).
+struct LoadOptions {
+  // The folder a declaration's path is relative to. Empty: the folder of the
+  // set's file for ReadFile; for Parse, none (every model then needs its
+  // bytes in model_bytes, or an absolute path with allow_any_model_path).
+  std::string model_root;
+  // A model's bytes by the model's name in the set (`model NAME = ...`),
+  // used instead of reading its path: a service that ships sets as bytes
+  // ships their models with them. The bytes need only live during the call.
+  std::map<std::string, std::string_view, std::less<>> model_bytes;
+  // Read absolute paths and paths that leave the model root (through `..` or
+  // a symbolic link). Off by default: a set shipped from a config service
+  // must not make a serving process read arbitrary files.
+  bool allow_any_model_path = false;
+  // Read no model at all: the set can be printed, converted and checked for
+  // everything but its models' shapes, but not compiled (a tool converting a
+  // set between formats needs no model files).
+  bool load_models = true;
+};
+
+// A model a set declares, as it was loaded.
+struct DeclaredModel {
+  std::string name;
+  ModelFormat format = ModelFormat::kXgboostJson;
+  std::string path;  // as declared
+  // "xgboost: 500 trees, depth 8, 12 features, 1 output"
+  std::string description;
+  std::size_t feature_count = 0;
+  std::size_t output_count = 0;
+  // The file's names of the model's features, or empty when it names none.
+  std::vector<std::string> feature_names;
+};
+
 // What one definition's formula reads directly.
 struct DefinitionUses {
   std::vector<std::size_t> features;  // other definitions (schema().outputs indices), ascending
@@ -41,12 +89,30 @@ struct DefinitionUses {
 // from many threads at once.
 class FeatureSet {
  public:
-  // Reads and checks a set. On failure, the Status lists every problem found,
-  // each with its location (spec section 5).
-  static Result<FeatureSet> Parse(std::string_view data, Format format);
-  // Reads a file; the format comes from the extension unless given.
+  // Reads and checks a set, and reads, checks and prepares the models it
+  // declares (never at evaluation). On failure, the Status lists every
+  // problem found, each with its location (spec sections 5 and 6.1).
+  static Result<FeatureSet> Parse(std::string_view data, Format format,
+                                  const LoadOptions& options = {});
+  // Reads a file; the format comes from the extension unless given. Models
+  // are found under the file's folder unless options.model_root names one.
   static Result<FeatureSet> ReadFile(const std::string& path,
-                                     std::optional<Format> format = std::nullopt);
+                                     std::optional<Format> format = std::nullopt,
+                                     const LoadOptions& options = {});
+
+  // A model on its own, as a set ("load a model and infer"): its inputs are
+  // the model's features (item scalars named as the file names them, else
+  // f0, f1, ...), its outputs the model's outputs: `margin` for XGBoost,
+  // `raw_score` for LightGBM, `output` for ONNX, with a suffix _0, _1, ...
+  // when there are several (and underscores added should a name be taken by a
+  // feature). The model is called `model` in the set.
+  static Result<FeatureSet> FromModel(std::string_view bytes, ModelFormat format);
+  // The same from a file; the format comes from the extension unless given.
+  static Result<FeatureSet> ReadModel(const std::string& path,
+                                      std::optional<ModelFormat> format = std::nullopt);
+
+  // The models the set declares, in order.
+  std::vector<DeclaredModel> Models() const;
 
   // Inputs (declared in order, then implicit ones in order of first use) and
   // outputs (every definition in order).

@@ -4,6 +4,7 @@
 #define CALCJIT_IR_CHECKED_SET_H_
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -11,6 +12,10 @@
 #include "calcjit/schema.h"
 #include "calcjit/status.h"
 #include "ir/feature_set_ir.h"
+
+namespace calcjit::model {
+class Model;
+}  // namespace calcjit::model
 
 namespace calcjit::ir {
 
@@ -51,10 +56,17 @@ struct CheckedSet {
     std::vector<NameId> names;
   };
   std::vector<ImpliedInputs> implied_inputs;  // in node order
+  // The loaded models, by declaration (ir.models order): what the backends
+  // evaluate. Empty when the set's models were not loaded (a set read
+  // without them cannot be planned for evaluation).
+  std::vector<std::shared_ptr<const model::Model>> models;
 
   const Symbol& SymbolOf(NameId name) const { return symbols[name]; }
   // The declaration of the model a call names (the checker resolved it).
   const ModelDecl& ModelOf(const Node& call) const { return ir.models[model_of_name[call.name]]; }
+  // A model call without inputs: the names its inputs are (the model's own
+  // feature names); nullptr for a call with inputs.
+  const std::vector<NameId>* ImpliedInputsOf(NodeId call) const;
   // The definitions that `feature` references directly (with repeats).
   std::vector<std::uint32_t> DirectDependencies(std::uint32_t feature) const;
 };

@@ -448,6 +448,13 @@ std::vector<std::uint32_t> CheckedSet::DirectDependencies(std::uint32_t feature)
   return result;
 }
 
+const std::vector<NameId>* CheckedSet::ImpliedInputsOf(NodeId call) const {
+  auto implied =
+      std::lower_bound(implied_inputs.begin(), implied_inputs.end(), call,
+                       [](const ImpliedInputs& inputs, NodeId id) { return inputs.call < id; });
+  return implied != implied_inputs.end() && implied->call == call ? &implied->names : nullptr;
+}
+
 Result<CheckedSet> Check(FeatureSetIr ir, std::span<const ModelShape> model_shapes) {
   if (!model_shapes.empty() && model_shapes.size() != ir.models.size()) {
     return InternalError("Check: " + std::to_string(model_shapes.size()) + " model shapes for " +

@@ -44,14 +44,25 @@ Result<EvalPlan> MakePlan(std::shared_ptr<const CheckedSet> set,
     for (NodeId id = def.first_node; id <= def.root; ++id) {
       const Node& node = ir.nodes[id];
       if (KindOf(node.op) == OpKind::kModel) {
-        // Evaluating models comes with the model readers (src/model): until
-        // then no backend can, and every engine that needs one is refused
-        // here, before any backend sees the plan. When models are evaluated,
-        // this is where their inputs (node operands, or the set's
-        // implied_inputs of the call) become needed.
-        return UserError(
-            "model '" + ir.NameOf(node.name) + "': models are not supported by this backend yet",
-            NodeLocation(ir, id));
+        const std::uint32_t model = set->model_of_name[node.name];
+        if (model >= set->models.size() || set->models[model] == nullptr) {
+          return UserError("model '" + ir.NameOf(node.name) +
+                               "' is not loaded: read the set with its models to evaluate it",
+                           NodeLocation(ir, id));
+        }
+        // A call without inputs reads the features or inputs named like the
+        // model's features; a call with inputs has them as operand nodes.
+        if (const std::vector<NameId>* implied = set->ImpliedInputsOf(id)) {
+          for (NameId name : *implied) {
+            const Symbol& symbol = set->SymbolOf(name);
+            if (symbol.kind == Symbol::Kind::kFeature) {
+              if (!needed[symbol.index]) pending.push_back(symbol.index);
+            } else if (symbol.kind == Symbol::Kind::kInput) {
+              input_needed[symbol.index] = true;
+            }
+          }
+        }
+        continue;
       }
       for (NameId name :
            {node.op == Op::kRef || KindOf(node.op) == OpKind::kVector ? node.name : kNone,

@@ -47,12 +47,14 @@ double LightgbmInput(float x) {
   return std::fabs(v) <= kLightgbmZeroThreshold ? 0.0 : v;  // NaN stays NaN
 }
 
-// `input(j)` is the item's model feature j.
-template <typename Input>
-std::uint32_t Walk(const TreeEnsemble& model, const Tree& tree, Input input) {
+// `input(j)` is the item's model feature j; `visit(index)` hears every node
+// on the path, the leaf last.
+template <typename Input, typename Visit>
+std::uint32_t Walk(const TreeEnsemble& model, const Tree& tree, Input input, Visit visit) {
   std::uint32_t index = 0;
   const bool xgboost = model.info.format == ModelFormat::kXgboostJson;
   for (;;) {
+    visit(index);
     const TreeNode& node = model.node(tree, index);
     if (node.kind == NodeKind::kLeaf) return index;
     const float x = input(node.feature);
@@ -65,12 +67,24 @@ std::uint32_t Walk(const TreeEnsemble& model, const Tree& tree, Input input) {
 }  // namespace
 
 std::uint32_t ReferenceLeaf(const TreeEnsemble& model, const Tree& tree, const float* row) {
-  return Walk(model, tree, [row](std::uint32_t j) { return row[j]; });
+  return Walk(
+      model, tree, [row](std::uint32_t j) { return row[j]; }, [](std::uint32_t) {});
 }
 
 std::uint32_t ReferenceLeaf(const TreeEnsemble& model, const Tree& tree,
                             const float* const* columns, std::size_t item) {
-  return Walk(model, tree, [columns, item](std::uint32_t j) { return columns[j][item]; });
+  return Walk(
+      model, tree, [columns, item](std::uint32_t j) { return columns[j][item]; },
+      [](std::uint32_t) {});
+}
+
+std::vector<std::uint32_t> ReferencePath(const TreeEnsemble& model, const Tree& tree,
+                                         const float* row) {
+  std::vector<std::uint32_t> path;
+  Walk(
+      model, tree, [row](std::uint32_t j) { return row[j]; },
+      [&path](std::uint32_t index) { path.push_back(index); });
+  return path;
 }
 
 void EvaluateReferenceRow(const TreeEnsemble& model, const float* row, float* out) {

@@ -6,6 +6,8 @@
 #define CALCJIT_MODEL_REFERENCE_EVALUATOR_H_
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "model/tree_model.h"
 
@@ -17,6 +19,10 @@ inline constexpr double kLightgbmZeroThreshold = static_cast<double>(1e-35f);
 
 // The leaf one item reaches in `tree`: row[j] is model feature j.
 std::uint32_t ReferenceLeaf(const TreeEnsemble& model, const Tree& tree, const float* row);
+// The nodes one item passes in `tree`, from the root to its leaf (for
+// `calcjit explain`).
+std::vector<std::uint32_t> ReferencePath(const TreeEnsemble& model, const Tree& tree,
+                                         const float* row);
 // The same for item `item` of feature columns (columns[j][item]).
 std::uint32_t ReferenceLeaf(const TreeEnsemble& model, const Tree& tree,
                             const float* const* columns, std::size_t item);

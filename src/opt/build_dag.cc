@@ -31,6 +31,11 @@ class Builder {
         for (ir::NodeId operand : ir_.OperandsOf(node)) {
           operands_.push_back(value[operand - def.first_node]);
         }
+        if (const std::vector<ir::NameId>* implied = set_.ImpliedInputsOf(id)) {
+          // A model call without inputs: the features or inputs named like
+          // the model's features.
+          for (ir::NameId name : *implied) operands_.push_back(ValueOfName(name, feature_value));
+        }
         value[id - def.first_node] = Lower(node, feature_value);
       }
       feature_value[f] = value.back();
@@ -57,18 +62,32 @@ class Builder {
     return plan_.input_to_slot[set_.SymbolOf(name).index];
   }
 
+  ValueId ValueOfName(ir::NameId name, const std::vector<ValueId>& feature_value) {
+    const ir::Symbol& symbol = set_.SymbolOf(name);
+    if (symbol.kind == ir::Symbol::Kind::kFeature) return feature_value[symbol.index];
+    DagNode input;
+    input.op = Op::kRef;
+    input.input = SlotOf(name);
+    input.feature = feature_;
+    return dag_.Intern(input, {});
+  }
+
   ValueId Lower(const ir::Node& node, const std::vector<ValueId>& feature_value) {
     switch (ir::KindOf(node.op)) {
       case OpKind::kConstant:
         return Constant(node.constant);
-      case OpKind::kRef: {
-        const ir::Symbol& symbol = set_.SymbolOf(node.name);
-        if (symbol.kind == ir::Symbol::Kind::kFeature) return feature_value[symbol.index];
-        DagNode input;
-        input.op = Op::kRef;
-        input.input = SlotOf(node.name);
-        input.feature = feature_;
-        return dag_.Intern(input, {});
+      case OpKind::kRef:
+        return ValueOfName(node.name, feature_value);
+      case OpKind::kModel: {
+        // Output k of a model on its inputs. Equal calls (same model, same
+        // inputs, same k) are one node; the scheduler evaluates the calls of
+        // one model on the same inputs once, for all their outputs.
+        DagNode call;
+        call.op = Op::kModel;
+        call.input = set_.model_of_name[node.name];
+        call.input2 = node.output;
+        call.feature = feature_;
+        return dag_.Intern(call, operands_);
       }
       case OpKind::kVector: {
         DagNode vector;

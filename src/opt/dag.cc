@@ -122,6 +122,11 @@ std::string Dag::Dump() const {
         line += " " + dsl::QuoteName(NameOfInput(node.input));
         if (node.input2 != kNoValue) line += ", " + dsl::QuoteName(NameOfInput(node.input2));
       }
+      if (info.kind == ir::OpKind::kModel) {
+        const ir::FeatureSetIr& ir = plan_->set->ir;
+        line += " " + dsl::QuoteName(ir.NameOf(ir.models[node.input].name)) + "[" +
+                std::to_string(node.input2) + "]";
+      }
       if (node.weight_count > 0) {
         line += " [";
         for (std::size_t i = 0; i < node.weight_count; ++i) {

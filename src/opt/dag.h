@@ -35,9 +35,12 @@ struct DagNode {
   std::uint32_t operand_count = 0;
   std::uint32_t first_weight = 0;  // Dag::weights (WeightedSum)
   std::uint32_t weight_count = 0;
-  float constant = 0.0f;            // kConstant
-  std::uint32_t input = kNoValue;   // kRef: the engine input slot; Vector: lhs slot
-  std::uint32_t input2 = kNoValue;  // Vector: rhs slot (kNoValue for norm)
+  float constant = 0.0f;  // kConstant
+  // kRef: the engine input slot; Vector: lhs slot; Model: the model (index of
+  // its declaration in the set).
+  std::uint32_t input = kNoValue;
+  // Vector: rhs slot (kNoValue for norm); Model: which of its outputs (k).
+  std::uint32_t input2 = kNoValue;
   Shape shape = Shape::kColumn;
   // The first definition (index into the set's features) whose formula made
   // this node: names in dumps and, later, in generated code.

@@ -1,6 +1,7 @@
 // FeatureSet: reading, checking and writing sets in the three formats.
 #include "calcjit/feature_set.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -13,6 +14,7 @@
 #include "math/fp_env.h"
 #include "runtime/caches.h"
 #include "runtime/internal.h"
+#include "runtime/model_loading.h"
 
 namespace calcjit {
 
@@ -71,28 +73,44 @@ std::string_view FormatName(Format format) {
   return "?";
 }
 
-Result<FeatureSet> FeatureSet::Parse(std::string_view data, Format format) {
+Result<FeatureSet> FeatureSet::Parse(std::string_view data, Format format,
+                                     const LoadOptions& options) {
+  // Sets read without their models are cached apart from those with them.
   std::string key(1, static_cast<char>(format));
+  key += options.load_models ? '+' : '-';
   key.append(data);
   if (std::shared_ptr<const ir::CheckedSet> cached = ParseCache().Find(key)) {
-    auto loaded = std::make_shared<internal::LoadedSet>();
-    loaded->set = std::move(cached);
-    return FeatureSet(std::move(loaded));
+    // The same text, and its models still the same bytes (re-read and
+    // hashed: reloading a set reloads its models).
+    Result<bool> unchanged =
+        options.load_models ? internal::ModelsUnchanged(*cached, options) : Result<bool>(true);
+    if (!unchanged.ok()) return unchanged.status();
+    if (*unchanged) {
+      auto loaded = std::make_shared<internal::LoadedSet>();
+      loaded->set = std::move(cached);
+      return FeatureSet(std::move(loaded));
+    }
   }
   // Literals round to the nearest float32 (spec section 4), whatever rounding
   // mode the calling thread set: std::from_chars follows the current mode.
   const math::ScopedFpEnv fp_env;
   Result<ir::FeatureSetIr> ir = Read(data, format);
   if (!ir.ok()) return ir.status();
-  Result<ir::CheckedSet> checked = ir::Check(std::move(ir).value());
+  internal::ModelList no_models;
+  Result<internal::ModelList> models =
+      options.load_models ? internal::LoadModels(*ir, options) : no_models;
+  if (!models.ok()) return models.status();
+  Result<ir::CheckedSet> checked = ir::Check(std::move(ir).value(), internal::ShapesOf(*models));
   if (!checked.ok()) return checked.status();
+  checked->models = std::move(models).value();
   auto loaded = std::make_shared<internal::LoadedSet>();
   loaded->set = std::make_shared<const ir::CheckedSet>(std::move(checked).value());
   ParseCache().Add(std::move(key), loaded->set);
   return FeatureSet(std::move(loaded));
 }
 
-Result<FeatureSet> FeatureSet::ReadFile(const std::string& path, std::optional<Format> format) {
+Result<FeatureSet> FeatureSet::ReadFile(const std::string& path, std::optional<Format> format,
+                                        const LoadOptions& options) {
   if (!format) format = FormatFromPath(path);
   if (!format) {
     return UserError("cannot tell the format of '" + path +
@@ -103,13 +121,40 @@ Result<FeatureSet> FeatureSet::ReadFile(const std::string& path, std::optional<F
   std::ostringstream contents;
   contents << file.rdbuf();
   if (file.bad()) return RuntimeError("cannot read '" + path + "'");
-  Result<FeatureSet> set = Parse(contents.str(), *format);
+  // Models are found next to the set unless the caller says otherwise.
+  LoadOptions with_root = options;
+  if (with_root.model_root.empty()) {
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    with_root.model_root = folder.empty() ? "." : folder.string();
+  }
+  Result<FeatureSet> set = Parse(contents.str(), *format, with_root);
   if (set.ok()) return set;
   // Prefix every location with the file, as compilers do.
   std::vector<Diagnostic> diagnostics = set.status().diagnostics();
   for (Diagnostic& d : diagnostics)
     d.location = path + (d.location.empty() ? "" : ":" + d.location);
   return Status::Errors(set.status().kind(), std::move(diagnostics));
+}
+
+std::vector<DeclaredModel> FeatureSet::Models() const {
+  const ir::CheckedSet& set = *loaded_->set;
+  std::vector<DeclaredModel> models;
+  for (std::size_t m = 0; m < set.ir.models.size(); ++m) {
+    const ir::ModelDecl& decl = set.ir.models[m];
+    DeclaredModel info;
+    info.name = set.ir.NameOf(decl.name);
+    info.format = internal::PublicFormat(decl.format);
+    info.path = decl.path;
+    if (m < set.models.size() && set.models[m] != nullptr) {
+      const model::ModelSummary& summary = set.models[m]->summary();
+      info.description = summary.description;
+      info.feature_count = summary.feature_count;
+      info.output_count = summary.output_count;
+      info.feature_names = summary.feature_names;
+    }
+    models.push_back(std::move(info));
+  }
+  return models;
 }
 
 const Schema& FeatureSet::schema() const {

@@ -19,6 +19,13 @@ std::vector<DefinitionUses> FeatureSet::Uses() const {
     for (ir::NodeId id = def.first_node; id <= def.root; ++id) {
       const ir::Node& node = ir.nodes[id];
       if (ir::KindOf(node.op) == ir::OpKind::kAggregate) uses[f].aggregate = true;
+      if (const std::vector<ir::NameId>* implied = set.ImpliedInputsOf(id)) {
+        for (ir::NameId name : *implied) {
+          const ir::Symbol& symbol = set.SymbolOf(name);
+          if (symbol.kind == ir::Symbol::Kind::kFeature) features.insert(symbol.index);
+          if (symbol.kind == ir::Symbol::Kind::kInput) inputs.insert(symbol.index);
+        }
+      }
       const bool named = node.op == ir::Op::kRef || ir::KindOf(node.op) == ir::OpKind::kVector;
       if (!named) continue;
       for (ir::NameId name : {node.name, node.name2}) {

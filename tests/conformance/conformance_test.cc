@@ -156,7 +156,9 @@ void RunCase(const Case& c, const Target& target) {
   if (!IsIsaSupported(target.isa)) {
     GTEST_SKIP() << "this CPU has no " << IsaName(target.isa);
   }
-  const Result<FeatureSet> set = FeatureSet::Parse(c.set, Format::kText);
+  LoadOptions load;
+  load.model_root = CALCJIT_CONFORMANCE_MODELS;
+  const Result<FeatureSet> set = FeatureSet::Parse(c.set, Format::kText, load);
   if (!set.ok()) {
     if (c.error.empty()) FAIL() << "set does not load:\n" << set.status().ToString();
     ExpectError(c, set.status());

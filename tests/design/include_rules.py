@@ -21,7 +21,7 @@ RULES = [
     ("src/ir", ["calcjit/", "ir/", "math/bits.h"]),
     ("src/dsl", ["calcjit/", "ir/", "dsl/", "math/bits.h"]),
     # Models: their own readers and kernels, over the common types.
-    ("src/model", ["calcjit/", "model/", "math/"]),
+    ("src/model", ["calcjit/", "model/", "math/", "ir/model_format.h"]),
     # The optimizer folds constants with the reference interpreter's kernels
     # (the semantics exist once) and prints with the text printer.
     ("src/opt", ["calcjit/", "ir/", "opt/", "math/", "dsl/float_text.h", "dsl/text_printer.h",

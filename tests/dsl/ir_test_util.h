@@ -166,9 +166,18 @@ inline std::vector<std::string> Lines(const Status& status) {
   return lines;
 }
 
-// The errors FeatureSet::Parse reports for a set (empty when it loads).
+// Load options that declare models without reading them.
+inline LoadOptions NoModels() {
+  LoadOptions options;
+  options.load_models = false;
+  return options;
+}
+
+// The errors FeatureSet::Parse reports for a set (empty when it loads). The
+// set's models are declared, not read (LoadOptions::load_models false): these
+// are the readers' and the checker's errors.
 inline std::vector<std::string> ErrorsOf(std::string_view source, Format format = Format::kText) {
-  const Result<FeatureSet> set = FeatureSet::Parse(source, format);
+  const Result<FeatureSet> set = FeatureSet::Parse(source, format, NoModels());
   if (set.ok()) return {};
   return Lines(set.status());
 }

@@ -120,7 +120,7 @@ TEST(TextSyntaxDefinition, ReadsTheSpecExample) {
       "f_qux = f_foo / (f_bar + f_baz);\n"
       "score = sigmoid(0.3 * log1p(price) + if(rating >= 4.5, 1, 0)) - rank(price) / 100;\n"
       "relevance = model(ranker, score, price, rating)[0];\n",
-      Format::kText);
+      Format::kText, ir_test::NoModels());
   ASSERT_TRUE(set.ok()) << set.status().ToString();
   EXPECT_EQ(set->schema().outputs, (std::vector<std::string>{"f_qux", "score", "relevance"}));
   EXPECT_EQ(DumpOf("score = sigmoid(0.3 * log1p(price) + if(rating >= 4.5, 1, 0)) - "

@@ -808,8 +808,11 @@ class NoisyRenderer {
 // Helpers.
 
 // A FeatureSet from bytes, or a failed property with the reader's errors.
+// Models are declared, not read: these properties are about the formats.
 FeatureSet MustParse(const std::string& data, Format format, const char* what) {
-  Result<FeatureSet> set = FeatureSet::Parse(data, format);
+  LoadOptions no_models;
+  no_models.load_models = false;
+  Result<FeatureSet> set = FeatureSet::Parse(data, format, no_models);
   if (!set.ok()) {
     RC_FAIL(std::string(what) + " does not load: " + set.status().ToString() + "\n" +
             (format == Format::kProto ? std::string("<binary>") : data));

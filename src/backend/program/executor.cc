@@ -8,6 +8,7 @@
 
 #include "backend/kernels/kernels.h"
 #include "math/bits.h"
+#include "model/model.h"
 
 namespace calcjit::program {
 
@@ -60,6 +61,15 @@ class Workspace final : public internal::Workspace {
     region_scalars.Grow(scalar_count);
     region_writes.resize(writes);
     region_scratch.Grow(scratch);
+    std::size_t features = 1, outputs = 1;
+    for (const Phase& phase : program.phases) {
+      for (const ModelStep& step : phase.models) {
+        features = std::max(features, step.features.size());
+        outputs = std::max(outputs, step.outputs.size());
+      }
+    }
+    model_features.resize(features);
+    model_outputs.resize(outputs);
   }
 
   void Reserve(const Program& program, std::size_t item_count) {
@@ -69,6 +79,18 @@ class Workspace final : public internal::Workspace {
     whole_inputs.Grow(std::max<std::size_t>(1, program.region_input_slots.size() * capacity));
     operand.Grow(capacity);
     rank.Grow(4 * capacity);  // rank sorts 2n 64-bit keys
+    std::size_t model_bytes = 0;
+    std::size_t broadcast = 0;
+    for (const Phase& phase : program.phases) {
+      for (const ModelStep& step : phase.models) {
+        model_bytes = std::max(model_bytes, program.models[step.model]->ScratchBytes(capacity));
+        std::size_t uncolumned = 0;
+        for (const Operand& feature : step.features) uncolumned += feature.loc != Loc::kColumn;
+        broadcast = std::max(broadcast, uncolumned);
+      }
+    }
+    model_scratch.Grow(std::max<std::size_t>(1, (model_bytes + sizeof(float) - 1) / sizeof(float)));
+    model_broadcast.Grow(std::max<std::size_t>(1, broadcast * capacity));
     column_capacity = capacity;
   }
 
@@ -81,16 +103,22 @@ class Workspace final : public internal::Workspace {
   AlignedFloats region_scalars;
   std::vector<float*> region_writes;
   AlignedFloats region_scratch;
+  std::vector<const float*> model_features;
+  std::vector<float*> model_outputs;
+  AlignedFloats model_broadcast;  // features that every item holds, as columns
+  AlignedFloats model_scratch;
   std::size_t column_capacity = 0;
 };
 
 class Execution {
  public:
   Execution(const Program& program, const CompiledRegions& regions,
-            const kernels::KernelTable& kernels, const backend::EvalArgs& args, Workspace& ws)
+            const kernels::KernelTable& kernels, Isa isa, const backend::EvalArgs& args,
+            Workspace& ws)
       : program_(program),
         regions_(regions),
         kernels_(kernels),
+        isa_(isa),
         args_(args),
         ws_(ws),
         n_(args.item_count) {}
@@ -111,6 +139,7 @@ class Execution {
     std::size_t region = 0;
     for (const Phase& phase : program_.phases) {
       for (const ColumnStep& step : phase.steps) RunStep(step);
+      for (const ModelStep& step : phase.models) RunModel(step);
       for (const ScalarStep& step : phase.scalars) RunScalar(step);
       for (const Region& r : phase.regions) RunRegion(r, *regions_.code[region++]);
       for (const Store& store : phase.stores) RunStore(store);
@@ -187,6 +216,44 @@ class Execution {
                            reinterpret_cast<std::uint64_t*>(ws_.rank.data()));
   }
 
+  // The model over every item (a uniform call: over one), all its needed
+  // outputs at once. An input bound to one value, or a uniform value, that a
+  // column call reads is broadcast into a column of its own first.
+  void RunModel(const ModelStep& step) {
+    const model::Model& model = *program_.models[step.model];
+    const std::size_t items = step.uniform ? 1 : n_;
+    if (items == 0) return;
+    float* broadcast = ws_.model_broadcast.data();
+    for (std::size_t j = 0; j < step.features.size(); ++j) {
+      const Operand& feature = step.features[j];
+      if (step.uniform) {
+        ws_.model_features[j] =
+            feature.loc == Loc::kScalar ? Scalar(feature) : args_.inputs[feature.index].data;
+        continue;
+      }
+      const bool single = feature.loc == Loc::kScalar ||
+                          (feature.loc == Loc::kInput &&
+                           args_.inputs[feature.index].layout == InputLayout::kBroadcast);
+      if (!single) {
+        ws_.model_features[j] = Column(feature);
+        continue;
+      }
+      const float value =
+          feature.loc == Loc::kScalar ? *Scalar(feature) : args_.inputs[feature.index].data[0];
+      std::fill_n(broadcast, n_, value);
+      ws_.model_features[j] = broadcast;
+      broadcast += ws_.column_capacity;
+    }
+    for (std::size_t k = 0; k < step.outputs.size(); ++k) {
+      const Operand& output = step.outputs[k];
+      ws_.model_outputs[k] = output.loc == Loc::kNone     ? nullptr
+                             : output.loc == Loc::kScalar ? Scalar(output)
+                                                          : Column(output);
+    }
+    model.Evaluate(isa_, ws_.model_features.data(), items, ws_.model_outputs.data(),
+                   ws_.model_scratch.data());
+  }
+
   void RunScalar(const ScalarStep& step) {
     const int op = static_cast<int>(step.op);
     float* out = Scalar(step.result);
@@ -238,6 +305,7 @@ class Execution {
   const Program& program_;
   const CompiledRegions& regions_;
   const kernels::KernelTable& kernels_;
+  const Isa isa_;
   const backend::EvalArgs& args_;
   Workspace& ws_;
   const std::size_t n_;
@@ -248,7 +316,8 @@ class ProgramExecutable final : public backend::Executable {
   ProgramExecutable(std::shared_ptr<const Program> program, CompiledRegions regions, Isa isa)
       : program_(std::move(program)),
         regions_(std::move(regions)),
-        kernels_(kernels::KernelsFor(isa)) {}
+        kernels_(kernels::KernelsFor(isa)),
+        isa_(isa) {}
 
   std::unique_ptr<internal::Workspace> NewWorkspace() const override {
     return std::make_unique<Workspace>(*program_, regions_);
@@ -257,7 +326,7 @@ class ProgramExecutable final : public backend::Executable {
   Status Run(const backend::EvalArgs& args, internal::Workspace* workspace) const override {
     auto& ws = *static_cast<Workspace*>(workspace);
     ws.Reserve(*program_, args.item_count);
-    Execution(*program_, regions_, kernels_, args, ws).Run();
+    Execution(*program_, regions_, kernels_, isa_, args, ws).Run();
     return Status::Ok();
   }
 
@@ -265,6 +334,7 @@ class ProgramExecutable final : public backend::Executable {
   std::shared_ptr<const Program> program_;
   CompiledRegions regions_;
   const kernels::KernelTable& kernels_;
+  const Isa isa_;
 };
 
 }  // namespace

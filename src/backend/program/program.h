@@ -6,7 +6,8 @@
 // in this order:
 //   1. its column steps, whole-column kernels shared by every backend:
 //      aggregates (over columns of earlier phases) and vector operators (over
-//      vector inputs), each writing a whole column or a scalar;
+//      vector inputs), each writing a whole column or a scalar; then its
+//      model steps (trained models over columns of earlier phases);
 //   2. its scalar steps: the uniform values (the same for every item) that
 //      depend on this phase's aggregates, computed once per batch;
 //   3. its regions: the element-wise work, a list of nodes evaluated for every
@@ -22,10 +23,15 @@
 #define CALCJIT_BACKEND_PROGRAM_PROGRAM_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "ir/op.h"
+
+namespace calcjit::model {
+class Model;
+}  // namespace calcjit::model
 
 namespace calcjit::program {
 
@@ -58,6 +64,20 @@ struct ColumnStep {
   std::uint32_t input2 = kNoInput;
   Operand result;
   std::uint32_t value = 0;  // the DAG value computed, for dumps
+};
+
+// A model evaluated once for every output its calls use: the calls of one
+// model on the same inputs are one step (spec 6.1). It reads whole columns,
+// so its features come from earlier phases (or are inputs), like an
+// aggregate's operand. A feature is a column, an input, or a scalar that
+// every item holds; an output is a column, a scalar (a call on uniform
+// values only: the model runs on one item), or kNone when no formula uses it.
+struct ModelStep {
+  std::uint32_t model = 0;  // Program::models
+  std::vector<Operand> features;
+  std::vector<Operand> outputs;
+  bool uniform = false;
+  std::uint32_t value = 0;  // the first DAG value computed, for dumps
 };
 
 // A uniform element-wise value computed once per batch: op over scalar
@@ -115,6 +135,7 @@ struct Store {
 
 struct Phase {
   std::vector<ColumnStep> steps;
+  std::vector<ModelStep> models;  // after the steps
   std::vector<ScalarStep> scalars;
   std::vector<Region> regions;
   std::vector<Store> stores;
@@ -122,7 +143,11 @@ struct Phase {
 
 struct Program {
   std::vector<Phase> phases;
-  std::vector<float> scalar_init;  // initial scalar registers: constants, zeros
+  // The set's models, by declaration (ModelStep::model): the program keeps
+  // them alive.
+  std::vector<std::shared_ptr<const model::Model>> models;
+  std::vector<std::string> model_names;  // for dumps
+  std::vector<float> scalar_init;        // initial scalar registers: constants, zeros
   struct InputScalar {
     std::uint32_t slot;
     std::uint32_t scalar;

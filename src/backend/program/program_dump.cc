@@ -49,6 +49,20 @@ std::string StepText(const ColumnStep& step) {
   return text + "   ; %" + std::to_string(step.value) + "\n";
 }
 
+std::string ModelText(const Program& program, const ModelStep& step) {
+  std::string text = "  model '" + program.model_names[step.model] + "'";
+  text += step.uniform ? " once" : "";
+  text += " [";
+  for (std::size_t k = 0; k < step.outputs.size(); ++k) {
+    text += (k ? ", " : "") + OperandText(step.outputs[k]);
+  }
+  text += "] =";
+  for (std::size_t j = 0; j < step.features.size(); ++j) {
+    text += (j ? ", " : " ") + OperandText(step.features[j]);
+  }
+  return text + "   ; %" + std::to_string(step.value) + "\n";
+}
+
 std::string ScalarText(const ScalarStep& step) {
   std::string text = "  once " + OpName(step.op) + " " + OperandText(step.result) + " =";
   bool first = true;
@@ -110,6 +124,7 @@ std::string Program::Dump() const {
     const Phase& phase = phases[p];
     out += "phase " + std::to_string(p) + "\n";
     for (const ColumnStep& step : phase.steps) out += StepText(step);
+    for (const ModelStep& step : phase.models) out += ModelText(*this, step);
     for (const ScalarStep& step : phase.scalars) out += ScalarText(step);
     for (const Region& region : phase.regions) out += RegionText(region);
     for (const Store& store : phase.stores) {

@@ -1,7 +1,10 @@
 #include "backend/program/schedule.h"
 
+#include "model/model.h"
+
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +28,10 @@ class Scheduler {
       : dag_(dag), options_(options), n_(dag.size()) {}
 
   Program Run() && {
+    program_.models = dag_.plan().set->models;
+    for (const ir::ModelDecl& decl : dag_.plan().set->ir.models) {
+      program_.model_names.push_back(dag_.plan().set->ir.NameOf(decl.name));
+    }
     AssignPhases();
     FindUsers();
     loc_.assign(n_, Operand{});
@@ -50,7 +57,7 @@ class Scheduler {
     for (ValueId v = 0; v < n_; ++v) {
       std::uint32_t p = 0;
       for (ValueId operand : dag_.OperandsOf(v)) p = std::max(p, earliest[operand]);
-      if (KindOf(v) == OpKind::kAggregate) ++p;
+      if (NeedsWholeOperands(v)) ++p;
       earliest[v] = p;
     }
     constexpr std::uint32_t kUnconstrained = 0xFFFFFFFFu;
@@ -59,14 +66,41 @@ class Scheduler {
     std::uint32_t last = 0;
     for (ValueId v = static_cast<ValueId>(n_); v-- > 0;) {
       phase_[v] = latest[v] == kUnconstrained ? earliest[v] : std::max(earliest[v], latest[v]);
+      // The calls of one model on the same inputs are one step: all in the
+      // phase of the one needed first (the operands are complete by then).
+      if (KindOf(v) == OpKind::kModel) {
+        auto [group, inserted] = model_phase_.emplace(ModelKey(v), phase_[v]);
+        if (!inserted) {
+          group->second = std::min(group->second, phase_[v]);
+          phase_[v] = group->second;
+        }
+      }
       last = std::max(last, phase_[v]);
-      const bool aggregate = KindOf(v) == OpKind::kAggregate;
+      const bool whole = NeedsWholeOperands(v);
       for (ValueId operand : dag_.OperandsOf(v)) {
-        // An aggregate's operand must be complete before the aggregate's phase.
-        latest[operand] = std::min(latest[operand], aggregate ? phase_[v] - 1 : phase_[v]);
+        // An aggregate's or a model's operand must be complete before its phase.
+        latest[operand] = std::min(latest[operand], whole ? phase_[v] - 1 : phase_[v]);
       }
     }
+    // A group's members met later in this backwards walk lowered the phase:
+    // every member takes the group's.
+    for (ValueId v = 0; v < n_; ++v) {
+      if (KindOf(v) == OpKind::kModel) phase_[v] = model_phase_[ModelKey(v)];
+    }
     program_.phases.resize(last + 1);
+  }
+
+  // Aggregates and models read whole columns: barriers.
+  bool NeedsWholeOperands(ValueId v) const {
+    return KindOf(v) == OpKind::kAggregate || KindOf(v) == OpKind::kModel;
+  }
+
+  // The calls that share one evaluation: the same model on the same inputs.
+  std::vector<ValueId> ModelKey(ValueId v) const {
+    std::vector<ValueId> key{dag_.node(v).input};
+    const auto operands = dag_.OperandsOf(v);
+    key.insert(key.end(), operands.begin(), operands.end());
+    return key;
   }
 
   void FindUsers() {
@@ -121,6 +155,8 @@ class Scheduler {
     }
     if (KindOf(v) == OpKind::kRef) {
       loc_[v] = Operand{Loc::kInput, node.input};
+    } else if (KindOf(v) == OpKind::kModel) {
+      PlaceModel(v, phase);
     } else {
       loc_[v] = NewColumn(v);
       phase.steps.push_back(StepOf(v));
@@ -144,10 +180,45 @@ class Scheduler {
     return step;
   }
 
+  // A model call: output k of its group's step, whose result for k it holds
+  // (a column, or a scalar for a call on uniform values only).
+  void PlaceModel(ValueId v, Phase& phase) {
+    const DagNode& node = dag_.node(v);
+    auto [group, inserted] = model_step_.emplace(ModelKey(v), ModelStepRef{});
+    if (inserted) {
+      ModelStep step;
+      step.model = node.input;
+      step.value = v;
+      step.uniform = IsUniform(v);
+      for (ValueId operand : dag_.OperandsOf(v)) step.features.push_back(loc_[operand]);
+      step.outputs.assign(OutputCount(node.input), Operand{});
+      group->second = {phase_[v], static_cast<std::uint32_t>(phase.models.size())};
+      phase.models.push_back(std::move(step));
+    }
+    ModelStep& step = program_.phases[group->second.phase].models[group->second.index];
+    Operand& result = step.outputs[node.input2];
+    if (result.loc == Loc::kNone) {
+      result = step.uniform ? Operand{Loc::kScalar, NewScalar()} : NewColumn(v);
+    } else if (result.loc == Loc::kColumn) {
+      // The same call twice (hash-consing off): one column, live as long as
+      // either needs it.
+      const ValueId first = column_values_[result.index];
+      last_phase_used_[first] = std::max(last_phase_used_[first], last_phase_used_[v]);
+    }
+    loc_[v] = result;
+  }
+
+  std::size_t OutputCount(std::uint32_t model) const {
+    return program_.models[model]->summary().output_count;
+  }
+
   void PlaceUniform(ValueId v, Phase& phase) {
     const DagNode& node = dag_.node(v);
     const auto operands = dag_.OperandsOf(v);
     switch (KindOf(v)) {
+      case OpKind::kModel:
+        PlaceModel(v, phase);
+        return;
       case OpKind::kConstant:
         loc_[v] = Operand{Loc::kScalar, NewScalar(node.constant)};
         return;
@@ -335,6 +406,10 @@ class Scheduler {
         for (RegionWrite& write : region.writes) rename(write.target);
       }
       for (Store& store : phase.stores) rename(store.value);
+      for (ModelStep& step : phase.models) {
+        for (Operand& feature : step.features) rename(feature);
+        for (Operand& output : step.outputs) rename(output);
+      }
     }
   }
 
@@ -348,7 +423,13 @@ class Scheduler {
   std::vector<std::vector<ValueId>> region_values_;  // by phase, in order
   std::vector<std::uint32_t> local_index_;           // a region value's index in its region
   std::vector<Operand> loc_;
-  std::vector<ValueId> column_values_;  // by provisional column index
+  std::vector<ValueId> column_values_;                         // by provisional column index
+  std::map<std::vector<ValueId>, std::uint32_t> model_phase_;  // by ModelKey
+  struct ModelStepRef {
+    std::uint32_t phase = 0;
+    std::uint32_t index = 0;
+  };
+  std::map<std::vector<ValueId>, ModelStepRef> model_step_;  // by ModelKey
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "math/bits.h"
 #include "math/elementwise.h"
 #include "math/vector.h"
+#include "model/model.h"
 
 namespace calcjit::backend {
 
@@ -43,6 +44,7 @@ class ReferenceExecutable final : public Executable {
     const ReferenceExecutable& executable;
     const EvalArgs& args;
     std::vector<Column> features;
+    NodeId current = 0;  // the node being evaluated
 
     std::size_t n() const { return args.item_count; }
 
@@ -58,12 +60,13 @@ class ReferenceExecutable final : public Executable {
         for (NodeId operand : executable.ir_.OperandsOf(node)) {
           operands.push_back(std::move(columns[operand - def.first_node]));
         }
-        columns[id - def.first_node] = EvaluateNode(node, std::move(operands));
+        columns[id - def.first_node] = EvaluateNode(id, node, std::move(operands));
       }
       return std::move(columns.back());
     }
 
-    Column EvaluateNode(const Node& node, std::vector<Column> operands) {
+    Column EvaluateNode(NodeId id, const Node& node, std::vector<Column> operands) {
+      current = id;
       Column out(n());
       switch (ir::KindOf(node.op)) {
         case OpKind::kConstant:
@@ -90,17 +93,32 @@ class ReferenceExecutable final : public Executable {
           Aggregate(node.op, operands[0], &out);
           break;
         case OpKind::kModel:
-          // Never reached: ir::MakePlan refuses every plan that needs a model
-          // call until models are evaluated (src/model). Should one get
-          // here, it is NaN ("missing"), not garbage.
-          std::fill(out.begin(), out.end(), math::CanonicalNan());
-          break;
+          return EvaluateModel(node, std::move(operands));
       }
       return out;
     }
 
-    Column Reference(const Node& node) {
-      const ir::Symbol& symbol = executable.set_.SymbolOf(node.name);
+    // Output k of the model on the rows of its inputs: the model's own
+    // reference evaluator (its oracle) over every output, item by item.
+    Column EvaluateModel(const Node& node, std::vector<Column> operands) {
+      const ir::CheckedSet& set = executable.set_;
+      if (const std::vector<ir::NameId>* implied = set.ImpliedInputsOf(current)) {
+        for (ir::NameId name : *implied) operands.push_back(ColumnOfName(name));
+      }
+      const model::Model& model = *set.models[set.model_of_name[node.name]];
+      std::vector<const float*> model_inputs;
+      for (const Column& operand : operands) model_inputs.push_back(operand.data());
+      std::vector<Column> outputs(model.summary().output_count, Column(n()));
+      std::vector<float*> output_pointers;
+      for (Column& output : outputs) output_pointers.push_back(output.data());
+      model.EvaluateReference(model_inputs.data(), n(), output_pointers.data());
+      return std::move(outputs[node.output]);
+    }
+
+    Column Reference(const Node& node) { return ColumnOfName(node.name); }
+
+    Column ColumnOfName(ir::NameId name) {
+      const ir::Symbol& symbol = executable.set_.SymbolOf(name);
       if (symbol.kind == ir::Symbol::Kind::kFeature) return features[symbol.index];
       const InputView& input = args.inputs[executable.plan_->input_to_slot[symbol.index]];
       if (input.layout == InputLayout::kBroadcast) return Column(n(), input.data[0]);
