@@ -113,6 +113,10 @@ class FeatureSet {
 
   // The models the set declares, in order.
   std::vector<DeclaredModel> Models() const;
+  // The bytes model `m` (Models() order) was loaded from, to ship the set
+  // with its models (LoadOptions::model_bytes on the other side). Empty when
+  // the models were not loaded. The set keeps one copy of each model file.
+  std::string_view ModelBytes(std::size_t m) const;
 
   // Inputs (declared in order, then implicit ones in order of first use) and
   // outputs (every definition in order).

@@ -30,23 +30,34 @@ BACKENDS = ("reference", "vm", "jit", "auto")
 __all__ = [
     "BACKENDS", "Diagnostic", "Engine", "Error", "FeatureSet", "Input", "Mismatch",
     "ServingEngine", "VersionStats", "available_backends", "evaluate_dataframe",
-    "is_backend_available", "is_isa_supported", "parse", "query_offsets", "query_starts",
+    "from_model", "is_backend_available", "is_isa_supported", "parse", "query_offsets", "query_starts",
     "read_file", "__version__",
 ]
 
 
-def read_file(path, format=None):
-    """Reads and checks a set from a file (.calc, .json, .pb or .binpb, or `format`).
+def read_file(path, format=None, *, model_root=None, allow_any_model_path=False):
+    """Reads and checks a set from a file (.calc, .json, .pb or .binpb, or `format`),
+    and the models it declares (from the file's folder unless `model_root` is given).
 
     Raises calcjit.Error with the location of every problem ('file:line:column').
     """
-    return FeatureSet.read_file(path, format)
+    return FeatureSet.read_file(path, format, model_root=model_root,
+                                allow_any_model_path=allow_any_model_path)
 
 
-def parse(data, format=None):
+def parse(data, format=None, *, model_root=None, models=None, allow_any_model_path=False):
     """Parses and checks a set: str in the text syntax (or JSON with format='json'),
-    or bytes (binary protobuf unless `format` says otherwise)."""
-    return FeatureSet.parse(data, format)
+    or bytes (binary protobuf unless `format` says otherwise). Its models come from
+    `models` (a dict of model name to bytes) or from files under `model_root`."""
+    return FeatureSet.parse(data, format, model_root=model_root, models=models,
+                            allow_any_model_path=allow_any_model_path)
+
+
+def from_model(model, format=None):
+    """A trained model on its own as a set (load a model and infer): `model` is a
+    path (format from the extension unless given) or bytes with `format` one of
+    'xgboost', 'lightgbm', 'onnx'."""
+    return FeatureSet.from_model(model, format)
 
 
 def available_backends():

@@ -20,20 +20,13 @@
 #include "calcjit/calcjit.hpp"
 #include "errors.h"
 #include "evaluation.h"
+#include "set_loading.h"
 
 namespace calcjit::python {
 
 namespace py = pybind11;
 
 namespace {
-
-Format ParseFormat(const std::string& name) {
-  const std::optional<Format> format = FormatFromName(name);
-  if (!format) {
-    RaiseUserError("unknown format '" + name + "' (calc, json or pb)");
-  }
-  return *format;
-}
 
 Backend ParseBackend(const std::string& name) {
   const std::optional<Backend> backend = BackendFromName(name);
@@ -43,41 +36,6 @@ Backend ParseBackend(const std::string& name) {
 
 std::string ScopeName(Scope scope) {
   return scope == Scope::kItem ? "item" : "query";
-}
-
-// The bytes of a set given as str (text, JSON) or bytes (any format).
-std::string SetData(const py::object& data) {
-  if (py::isinstance<py::bytes>(data)) return data.cast<std::string>();
-  if (py::isinstance<py::str>(data)) return data.cast<std::string>();
-  RaiseUserError("a feature set is given as str (text or JSON) or bytes, not " +
-                 py::str(py::type::handle_of(data).attr("__name__")).cast<std::string>());
-}
-
-// The format of data given without one: binary protobuf for bytes, text for str.
-Format DefaultFormat(const py::object& data, const std::optional<std::string>& format) {
-  if (format) return ParseFormat(*format);
-  return py::isinstance<py::bytes>(data) ? Format::kProto : Format::kText;
-}
-
-FeatureSet ParseSet(const py::object& data, const std::optional<std::string>& format) {
-  const Format parsed_format = DefaultFormat(data, format);
-  const std::string bytes = SetData(data);
-  Result<FeatureSet> set = [&] {
-    py::gil_scoped_release release;
-    return FeatureSet::Parse(bytes, parsed_format);
-  }();
-  return ValueOrThrow(std::move(set));
-}
-
-FeatureSet ReadSet(const py::object& path, const std::optional<std::string>& format) {
-  const std::string file = py::str(py::module_::import("os").attr("fspath")(path));
-  const std::optional<Format> parsed_format =
-      format ? std::optional<Format>(ParseFormat(*format)) : std::nullopt;
-  Result<FeatureSet> set = [&] {
-    py::gil_scoped_release release;
-    return FeatureSet::ReadFile(file, parsed_format);
-  }();
-  return ValueOrThrow(std::move(set));
 }
 
 py::object Serialize(const FeatureSet& set, const std::string& format_name) {
@@ -255,11 +213,24 @@ void DefineModule(py::module_& module) {
                          "A checked, immutable feature set. Make one with calcjit.read_file() "
                          "or calcjit.parse().")
       .def_static("read_file", &ReadSet, py::arg("path"), py::arg("format") = py::none(),
+                  py::kw_only(), py::arg("model_root") = py::none(),
+                  py::arg("allow_any_model_path") = false,
                   "Reads a set from a file; the format comes from the extension (.calc, .json, "
-                  ".pb, .binpb) unless given ('calc', 'json', 'pb').")
+                  ".pb, .binpb) unless given ('calc', 'json', 'pb'). Its models are read from "
+                  "the file's folder unless model_root names another.")
       .def_static("parse", &ParseSet, py::arg("data"), py::arg("format") = py::none(),
+                  py::kw_only(), py::arg("model_root") = py::none(), py::arg("models") = py::none(),
+                  py::arg("allow_any_model_path") = false,
                   "Parses a set from str (text syntax, or JSON with format='json') or bytes "
-                  "(binary protobuf unless format says otherwise).")
+                  "(binary protobuf unless format says otherwise). Models: their bytes by "
+                  "name in models (dict of str to bytes), else files under model_root.")
+      .def_static("from_model", &SetFromModel, py::arg("model"), py::arg("format") = py::none(),
+                  "A model on its own as a set: a path (format from the extension unless "
+                  "given) or bytes (format required: 'xgboost', 'lightgbm', 'onnx'). Inputs are "
+                  "the model's features, outputs margin / raw_score / output (_0, _1, ...).")
+      .def_property_readonly("models", &ModelsOf,
+                             "The declared models, as dicts: name, format, path, description, "
+                             "features, outputs, feature_names.")
       .def_property_readonly(
           "inputs", [](const FeatureSet& set) { return set.schema().inputs; },
           "Declared inputs in order, then implicit ones in order of first use.")
@@ -270,14 +241,9 @@ void DefineModule(py::module_& module) {
       .def("serialize", &Serialize, py::arg("format"),
            "The set as 'calc' text or 'json' (str), or 'pb' binary protobuf (bytes).")
       .def("to_text", &FeatureSet::ToText)
-      // Pickled as binary protobuf (for multiprocessing, joblib, Spark).
-      .def(py::pickle(
-          [](const FeatureSet& set) {
-            return py::make_tuple(py::bytes(set.Serialize(Format::kProto)));
-          },
-          [](const py::tuple& state) {
-            return ValueOrThrow(FeatureSet::Parse(state[0].cast<std::string>(), Format::kProto));
-          }))
+      // Pickled as binary protobuf with its models' bytes (for multiprocessing,
+      // joblib, Dask): the worker needs no model files.
+      .def(py::pickle(&SetState, &SetFromState))
       .def("__str__", &FeatureSet::ToText)
       .def("__repr__",
            [](const FeatureSet& set) {

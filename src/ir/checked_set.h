@@ -60,6 +60,9 @@ struct CheckedSet {
   // evaluate. Empty when the set's models were not loaded (a set read
   // without them cannot be planned for evaluation).
   std::vector<std::shared_ptr<const model::Model>> models;
+  // Each loaded model's file bytes (models order), kept so that a set can be
+  // shipped with its models (pickled to a worker, serialized with them).
+  std::vector<std::shared_ptr<const std::string>> model_bytes;
 
   const Symbol& SymbolOf(NameId name) const { return symbols[name]; }
   // The declaration of the model a call names (the checker resolved it).

@@ -97,12 +97,14 @@ Result<FeatureSet> FeatureSet::Parse(std::string_view data, Format format,
   Result<ir::FeatureSetIr> ir = Read(data, format);
   if (!ir.ok()) return ir.status();
   internal::ModelList no_models;
+  std::vector<std::shared_ptr<const std::string>> model_bytes;
   Result<internal::ModelList> models =
-      options.load_models ? internal::LoadModels(*ir, options) : no_models;
+      options.load_models ? internal::LoadModels(*ir, options, &model_bytes) : no_models;
   if (!models.ok()) return models.status();
   Result<ir::CheckedSet> checked = ir::Check(std::move(ir).value(), internal::ShapesOf(*models));
   if (!checked.ok()) return checked.status();
   checked->models = std::move(models).value();
+  checked->model_bytes = std::move(model_bytes);
   auto loaded = std::make_shared<internal::LoadedSet>();
   loaded->set = std::make_shared<const ir::CheckedSet>(std::move(checked).value());
   ParseCache().Add(std::move(key), loaded->set);
@@ -155,6 +157,12 @@ std::vector<DeclaredModel> FeatureSet::Models() const {
     models.push_back(std::move(info));
   }
   return models;
+}
+
+std::string_view FeatureSet::ModelBytes(std::size_t m) const {
+  const ir::CheckedSet& set = *loaded_->set;
+  if (m >= set.model_bytes.size() || set.model_bytes[m] == nullptr) return {};
+  return *set.model_bytes[m];
 }
 
 const Schema& FeatureSet::schema() const {

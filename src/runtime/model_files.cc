@@ -54,6 +54,16 @@ Result<std::string> ReadModelFile(std::string_view path, const std::string& root
                      ": the set was not read from a file; name a model root or hand over the "
                      "model's bytes");
   }
+  // Refused before the file system is asked: whether a file outside the root
+  // exists must not show in the message.
+  if (!declared.is_absolute() && !allow_any_path) {
+    const fs::path normal = declared.lexically_normal();
+    if (!normal.empty() && *normal.begin() == "..") {
+      return UserError("the model path " + Quoted(path) +
+                       " leads outside the model root (through '..'); allow any path to read "
+                       "it anyway");
+    }
+  }
   std::error_code error;
   const fs::path target = declared.is_absolute() ? declared : fs::path(root) / declared;
   const fs::path resolved = fs::canonical(target, error);

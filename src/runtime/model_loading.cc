@@ -76,7 +76,8 @@ Result<std::shared_ptr<const model::Model>> LoadModelCached(ir::ModelFormat form
   return made;
 }
 
-Result<ModelList> LoadModels(const ir::FeatureSetIr& ir, const LoadOptions& options) {
+Result<ModelList> LoadModels(const ir::FeatureSetIr& ir, const LoadOptions& options,
+                             std::vector<std::shared_ptr<const std::string>>* bytes_out) {
   ModelList models;
   std::vector<Diagnostic> errors;
   ErrorKind kind = ErrorKind::kUser;
@@ -99,6 +100,11 @@ Result<ModelList> LoadModels(const ir::FeatureSetIr& ir, const LoadOptions& opti
       continue;
     }
     tree_nodes += (*loaded)->summary().tree_nodes;
+    if (bytes_out != nullptr) {
+      bytes_out->push_back(bytes->owned.empty()
+                               ? std::make_shared<const std::string>(bytes->view)
+                               : std::make_shared<const std::string>(std::move(bytes->owned)));
+    }
     models.push_back(std::move(loaded).value());
   }
   constexpr std::uint64_t kMaxTreeNodes = std::uint64_t{1} << 28;

@@ -20,7 +20,9 @@ using ModelList = std::vector<std::shared_ptr<const model::Model>>;
 
 // Every model `ir` declares, in order. Errors are at the declaration
 // (line:column, or models[i] in protobuf and JSON) and name the file.
-Result<ModelList> LoadModels(const ir::FeatureSetIr& ir, const LoadOptions& options);
+// `bytes`, when given, receives each model's bytes (a copy of the caller's).
+Result<ModelList> LoadModels(const ir::FeatureSetIr& ir, const LoadOptions& options,
+                             std::vector<std::shared_ptr<const std::string>>* bytes = nullptr);
 
 // Whether `set`'s loaded models are still what the options give: the same
 // bytes, by hash (re-read from the files). A set whose models changed must be

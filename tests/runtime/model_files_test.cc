@@ -52,6 +52,12 @@ TEST_F(ModelFilesTest, RefusesPathsThatLeaveTheRoot) {
   const Result<std::string> up = Read("../secret.json");
   ASSERT_FALSE(up.ok());
   EXPECT_NE(Message(up).find("leads outside the model root"), std::string::npos) << Message(up);
+  // A file outside that does not exist is refused the same way: the message
+  // does not tell whether it exists.
+  const Result<std::string> missing = Read("models/../../no_such_file.json");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(Message(missing).find("leads outside the model root"), std::string::npos)
+      << Message(missing);
   const std::string absolute = (base_ / "secret.json").string();
   const Result<std::string> abs = Read(absolute);
   ASSERT_FALSE(abs.ok());
