@@ -22,6 +22,11 @@ int RunCheck(const CheckOptions& options) {
                  "a default):\n";
     for (const std::string& name : implicit) std::cout << "  " << name << '\n';
   }
+  const std::vector<DeclaredModel> models = set->Models();
+  if (!models.empty()) std::cout << "models:\n";
+  for (const DeclaredModel& model : models) {
+    std::cout << "  " << model.name << " = " << model.path << ": " << model.description << '\n';
+  }
   return 0;
 }
 

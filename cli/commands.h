@@ -16,6 +16,10 @@ namespace calcjit::cli {
 struct SetSource {
   std::string path;
   std::string input_format;  // "", "calc", "json" or "pb"
+  std::string model_root;    // "": the set file's folder
+  bool allow_any_model_path = false;
+  // print and graph need no model files: they convert and draw the set.
+  bool load_models = true;
 };
 
 struct CheckOptions {

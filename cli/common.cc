@@ -15,7 +15,11 @@ Result<FeatureSet> LoadSet(const SetSource& source) {
     format = FormatFromName(source.input_format);
     if (!format) return UserError("unknown --input-format '" + source.input_format + "'");
   }
-  return FeatureSet::ReadFile(source.path, format);
+  LoadOptions options;
+  options.model_root = source.model_root;
+  options.allow_any_model_path = source.allow_any_model_path;
+  options.load_models = source.load_models;
+  return FeatureSet::ReadFile(source.path, format, options);
 }
 
 void ReportError(const Status& status) {

@@ -100,7 +100,9 @@ Result<std::string> ToSvg(const std::string& dot) {
 }  // namespace
 
 int RunGraph(const GraphOptions& options) {
-  const Result<FeatureSet> set = LoadSet(options.set);
+  SetSource source = options.set;
+  source.load_models = false;  // converting or drawing a set reads no model file
+  const Result<FeatureSet> set = LoadSet(source);
   if (!set.ok()) {
     ReportError(set.status());
     return 1;

@@ -14,6 +14,10 @@ void AddSetArgument(CLI::App* command, calcjit::cli::SetSource* set) {
       ->add_option("--input-format", set->input_format,
                    "Read SET as this format, whatever its extension")
       ->check(CLI::IsMember({"calc", "json", "pb"}));
+  command->add_option("--model-root", set->model_root,
+                      "Folder the set's model paths are relative to (default: SET's folder)");
+  command->add_flag("--allow-any-model-path", set->allow_any_model_path,
+                    "Read model paths that are absolute or leave the model root");
 }
 
 }  // namespace

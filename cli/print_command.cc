@@ -6,7 +6,9 @@
 namespace calcjit::cli {
 
 int RunPrint(const PrintOptions& options) {
-  const Result<FeatureSet> set = LoadSet(options.set);
+  SetSource source = options.set;
+  source.load_models = false;  // converting or drawing a set reads no model file
+  const Result<FeatureSet> set = LoadSet(source);
   if (!set.ok()) {
     ReportError(set.status());
     return 1;

@@ -397,6 +397,81 @@ class BenchTest(unittest.TestCase):
         self.assertRegex(result.stdout, r'evaluated .* 1\.0x')
 
 
+MODEL_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'model', 'data')
+
+
+def bits_to_float(word):
+    return struct.unpack('<f', struct.pack('<I', int(word, 16)))[0]
+
+
+class ModelsTest(unittest.TestCase):
+    """A set with a LightGBM model beside it: check lists the model, eval gives
+    the raw scores recorded with the model tests' data, print needs no model
+    file, and model paths are confined to the model root."""
+
+    def setUp(self):
+        self.dir = Workdir()
+        with open(os.path.join(MODEL_DATA, 'lgb_regression.txt'), 'rb') as f:
+            self.dir.write('lgb.txt', f.read())
+        self.set = self.dir.write('s.calc', 'model lgb = lightgbm("lgb.txt");\n'
+                                  'pred = model(lgb)[0];\nhalf = pred / 2;\n')
+        self.rows = []
+        with open(os.path.join(MODEL_DATA, 'lgb_regression.cases')) as f:
+            for line in f:
+                if line.startswith('#') or ':' not in line:
+                    continue
+                inputs, outputs = line.split(':')
+                self.rows.append(([bits_to_float(w) for w in inputs.split()],
+                                  bits_to_float(outputs.split()[0])))
+
+    def test_check_lists_the_models(self):
+        result = run('check', self.set)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn('lgb = lgb.txt: lightgbm', result.stdout)
+
+    def test_eval_gives_lightgbms_raw_scores(self):
+        lines = ['price,clicks,age,score']
+        for inputs, _ in self.rows:
+            lines.append(','.join(repr(x) for x in inputs))
+        data = self.dir.write('in.csv', '\n'.join(lines) + '\n')
+        for backend in ('reference', 'vm', 'jit'):
+            out = self.dir.path('out-%s.csv' % backend)
+            result = run('eval', self.set, '--input', data, '--output', out, '--backend', backend,
+                         '--outputs', 'pred,half')
+            self.assertEqual(result.returncode, 0, result.stderr)
+            body = self.dir.read('out-%s.csv' % backend).splitlines()
+            header = body[0].split(',')
+            for (inputs, expected), row in zip(self.rows, body[1:]):
+                cells = dict(zip(header, row.split(',')))
+                got = f32(float(cells['pred']))
+                if expected != expected:
+                    self.assertNotEqual(got, got)
+                else:
+                    self.assertEqual(struct.pack('<f', got), struct.pack('<f', expected), row)
+                    self.assertEqual(f32(float(cells['half'])), f32(expected / 2))
+
+    def test_print_needs_no_model_file(self):
+        os.remove(self.dir.path('lgb.txt'))
+        result = run('print', self.set)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn('model lgb = lightgbm("lgb.txt");', result.stdout)
+        result = run('check', self.set)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('lgb.txt', result.stderr)
+
+    def test_model_root_and_paths_outside_it(self):
+        os.makedirs(self.dir.path('models'))
+        os.rename(self.dir.path('lgb.txt'), self.dir.path('models/lgb.txt'))
+        self.assertEqual(run('check', self.set).returncode, 1)
+        result = run('check', self.set, '--model-root', self.dir.path('models'))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        outside = self.dir.write('up.calc', 'model lgb = lightgbm("../lgb.txt");\n'
+                                 'pred = model(lgb)[0];\n')
+        result = run('check', outside, '--model-root', self.dir.path('models'))
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('leads outside the model root', result.stderr)
+
+
 class DemoTest(unittest.TestCase):
     def test_demo_runs(self):
         result = run('demo', '--items', '300', '--repetitions', '2')
