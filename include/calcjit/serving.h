@@ -87,7 +87,8 @@ class ServingEngine {
   // Compiles `set` as version 1.
   static Result<ServingEngine> Create(const FeatureSet& set, const ServingOptions& options = {});
   static Result<ServingEngine> Load(std::string_view bytes, Format format,
-                                    const ServingOptions& options = {});
+                                    const ServingOptions& options = {},
+                                     const LoadOptions& load = {});
 
   ServingEngine(ServingEngine&&) noexcept;
   ServingEngine& operator=(ServingEngine&&) noexcept;
@@ -98,7 +99,10 @@ class ServingEngine {
   // version is freed when the last of them finishes. On error the current
   // version keeps serving and the error is returned. Returns the new version.
   Result<std::uint64_t> Reload(const FeatureSet& set);
-  Result<std::uint64_t> Reload(std::string_view bytes, Format format);
+  // `load` says where the set's models are (LoadOptions): a set parsed from
+  // bytes has no file, so its models need a model root or their bytes.
+  Result<std::uint64_t> Reload(std::string_view bytes, Format format,
+                               const LoadOptions& load = {});
 
   // The version serving now, and its schema.
   std::uint64_t version() const;

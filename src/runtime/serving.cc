@@ -155,9 +155,9 @@ Result<ServingEngine> ServingEngine::Create(const FeatureSet& set, const Serving
 }
 
 Result<ServingEngine> ServingEngine::Load(std::string_view bytes, Format format,
-                                          const ServingOptions& options) {
+                                          const ServingOptions& options, const LoadOptions& load) {
   const auto start = std::chrono::steady_clock::now();
-  Result<FeatureSet> set = FeatureSet::Parse(bytes, format);
+  Result<FeatureSet> set = FeatureSet::Parse(bytes, format, load);
   if (!set.ok()) return set.status();
   auto state = std::make_shared<internal::ServingState>(options);
   Result<std::uint64_t> loaded = state->Load(*set, internal::MillisecondsSince(start));
@@ -169,9 +169,10 @@ Result<std::uint64_t> ServingEngine::Reload(const FeatureSet& set) {
   return state_->Load(set, 0.0);
 }
 
-Result<std::uint64_t> ServingEngine::Reload(std::string_view bytes, Format format) {
+Result<std::uint64_t> ServingEngine::Reload(std::string_view bytes, Format format,
+                                            const LoadOptions& load) {
   const auto start = std::chrono::steady_clock::now();
-  Result<FeatureSet> set = FeatureSet::Parse(bytes, format);
+  Result<FeatureSet> set = FeatureSet::Parse(bytes, format, load);
   if (!set.ok()) return set.status();
   return state_->Load(*set, internal::MillisecondsSince(start));
 }
