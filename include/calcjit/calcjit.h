@@ -101,7 +101,24 @@ CALCJIT_API const char* calcjit_backend_name(calcjit_backend backend);
 /* Parses and checks a set from `size` bytes (not NUL-terminated). */
 CALCJIT_API calcjit_status calcjit_set_parse(const void* data, size_t size, calcjit_format format,
                                              calcjit_set** out);
-/* Reads a file; the format comes from the extension (.calc, .json, .pb, .binpb). */
+/* A model's bytes by the model's name in the set (`model NAME = ...`). */
+typedef struct calcjit_model_bytes {
+  const char* name; /* UTF-8, NUL-terminated */
+  const void* data;
+  size_t size;
+} calcjit_model_bytes;
+
+/* The same, with the set's models (contract section 6.1): each model's bytes
+   from `models` (`model_count` entries; the bytes need only live during the
+   call), else its file under `model_root` (NULL: none). Paths that are
+   absolute or leave the root are refused. */
+CALCJIT_API calcjit_status calcjit_set_parse_with_models(const void* data, size_t size,
+                                                         calcjit_format format,
+                                                         const char* model_root,
+                                                         const calcjit_model_bytes* models,
+                                                         size_t model_count, calcjit_set** out);
+/* Reads a file; the format comes from the extension (.calc, .json, .pb, .binpb).
+   The set's models are read from the file's folder. */
 CALCJIT_API calcjit_status calcjit_set_read_file(const char* path, calcjit_set** out);
 CALCJIT_API void calcjit_set_free(calcjit_set* set);
 /* The set's schema: declared inputs in order, then implicit ones; every definition. */

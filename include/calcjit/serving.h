@@ -88,7 +88,7 @@ class ServingEngine {
   static Result<ServingEngine> Create(const FeatureSet& set, const ServingOptions& options = {});
   static Result<ServingEngine> Load(std::string_view bytes, Format format,
                                     const ServingOptions& options = {},
-                                     const LoadOptions& load = {});
+                                    const LoadOptions& load = {});
 
   ServingEngine(ServingEngine&&) noexcept;
   ServingEngine& operator=(ServingEngine&&) noexcept;
@@ -101,8 +101,7 @@ class ServingEngine {
   Result<std::uint64_t> Reload(const FeatureSet& set);
   // `load` says where the set's models are (LoadOptions): a set parsed from
   // bytes has no file, so its models need a model root or their bytes.
-  Result<std::uint64_t> Reload(std::string_view bytes, Format format,
-                               const LoadOptions& load = {});
+  Result<std::uint64_t> Reload(std::string_view bytes, Format format, const LoadOptions& load = {});
 
   // The version serving now, and its schema.
   std::uint64_t version() const;

@@ -38,6 +38,36 @@ calcjit_status calcjit_set_parse(const void* data, size_t size, calcjit_format f
   });
 }
 
+calcjit_status calcjit_set_parse_with_models(const void* data, size_t size, calcjit_format format,
+                                             const char* model_root,
+                                             const calcjit_model_bytes* models, size_t model_count,
+                                             calcjit_set** out) {
+  return Call([&]() -> Status {
+    if (out == nullptr) return NullArgument("out");
+    *out = nullptr;
+    std::string_view bytes;
+    CALCJIT_RETURN_IF_ERROR(CheckBytes(data, size, &bytes));
+    calcjit::Format cpp_format{};
+    CALCJIT_RETURN_IF_ERROR(CheckFormat(format, &cpp_format));
+    if (models == nullptr && model_count != 0) return NullArgument("models");
+    calcjit::LoadOptions options;
+    if (model_root != nullptr) options.model_root = model_root;
+    for (size_t m = 0; m < model_count; ++m) {
+      const std::string where = "models[" + std::to_string(m) + "]";
+      if (models[m].name == nullptr) return NullArgument((where + ".name").c_str());
+      if (models[m].data == nullptr && models[m].size > 0) {
+        return NullArgument((where + ".data").c_str());
+      }
+      options.model_bytes[models[m].name] =
+          std::string_view(static_cast<const char*>(models[m].data), models[m].size);
+    }
+    calcjit::Result<calcjit::FeatureSet> set =
+        calcjit::FeatureSet::Parse(bytes, cpp_format, options);
+    if (!set.ok()) return set.status();
+    return CreateHandle(std::make_unique<calcjit_set>(std::move(set).value()), out);
+  });
+}
+
 calcjit_status calcjit_set_read_file(const char* path, calcjit_set** out) {
   return Call([&]() -> Status {
     if (out == nullptr) return NullArgument("out");

@@ -405,12 +405,106 @@ static void TestZeroItemsAndZeroQueries(void) {
   printf("zero items and zero queries: %d input kinds x backends\n", cases);
 }
 
+/* Rows of tests/model/data/reg_squarederror.cases: five inputs and the margin
+   XGBoost 1.7.4 itself predicted, as float32 bits. */
+static const uint32_t kModelRows[3][6] = {
+    {0xbe800000u, 0x3ea6eed8u, 0x3dc8176fu, 0x7fc00000u, 0xc019f06du, 0x3e719a67u},
+    {0x7fc00000u, 0x3f05eb7eu, 0xbff14543u, 0xbf46d8bfu, 0xbc3756abu, 0x4013b206u},
+    {0xbf800000u, 0x4033548du, 0x3e58c9e0u, 0x3f26f76cu, 0x3d83f590u, 0xbfd9b6f2u},
+};
+
+static float FromBits(uint32_t bits) {
+  float x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+static char* ReadWholeFile(const char* path, size_t* size) {
+  FILE* file = fopen(path, "rb");
+  CHECK(file != NULL);
+  CHECK(fseek(file, 0, SEEK_END) == 0);
+  const long length = ftell(file);
+  CHECK(length > 0);
+  CHECK(fseek(file, 0, SEEK_SET) == 0);
+  char* data = malloc((size_t)length);
+  CHECK(data != NULL);
+  CHECK(fread(data, 1, (size_t)length, file) == (size_t)length);
+  fclose(file);
+  *size = (size_t)length;
+  return data;
+}
+
+/* Evaluates `set`'s output "m" on the recorded rows, against XGBoost's bits. */
+static void CheckModelSet(const calcjit_set* set) {
+  calcjit_engine* engine = NULL;
+  CHECK_OK(calcjit_engine_create(set, NULL, &engine));
+  calcjit_session* session = NULL;
+  CHECK_OK(calcjit_session_create(engine, &session));
+  float columns[5][3];
+  const char* names[5] = {"a", "b", "c", "d", "e"};
+  for (size_t j = 0; j < 5; ++j) {
+    for (size_t i = 0; i < 3; ++i) columns[j][i] = FromBits(kModelRows[i][j]);
+    CHECK_OK(calcjit_session_bind_input(session, names[j], columns[j], 3));
+  }
+  CHECK_OK(calcjit_session_evaluate(session, 3, NULL));
+  const float* out = NULL;
+  size_t count = 0;
+  CHECK_OK(calcjit_session_output(session, "m", &out, &count));
+  CHECK(count == 3);
+  for (size_t i = 0; i < 3; ++i) CHECK(Bits(out[i]) == kModelRows[i][5]);
+  calcjit_session_free(session);
+  calcjit_engine_free(engine);
+}
+
+/* A set with a model: its bytes by name, or its file under a model root. */
+static void TestModels(void) {
+  static const char kModelSet[] =
+      "model ranker = xgboost(\"reg_squarederror.json\");\n"
+      "m = model(ranker, a, b, c, d, e)[0];\n";
+  size_t size = 0;
+  char* bytes = ReadWholeFile(CALCJIT_MODEL_DATA_DIR "/reg_squarederror.json", &size);
+  const calcjit_model_bytes models[1] = {{"ranker", bytes, size}};
+  calcjit_set* set = NULL;
+  CHECK_OK(calcjit_set_parse_with_models(kModelSet, strlen(kModelSet), CALCJIT_FORMAT_TEXT, NULL,
+                                         models, 1, &set));
+  free(bytes); /* the set keeps what it needs */
+  CheckModelSet(set);
+  calcjit_set_free(set);
+  set = NULL;
+  CHECK_OK(calcjit_set_parse_with_models(kModelSet, strlen(kModelSet), CALCJIT_FORMAT_TEXT,
+                                         CALCJIT_MODEL_DATA_DIR, NULL, 0, &set));
+  CheckModelSet(set);
+  calcjit_set_free(set);
+  set = NULL;
+  /* Without either: a clear error at the declaration. */
+  CHECK_FAILS(calcjit_set_parse(kModelSet, strlen(kModelSet), CALCJIT_FORMAT_TEXT, &set),
+              CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("no model root");
+  CHECK(strcmp(calcjit_last_error_location(), "1:7") == 0);
+  CHECK_FAILS(calcjit_set_parse_with_models(kModelSet, strlen(kModelSet), CALCJIT_FORMAT_TEXT,
+                                            NULL, NULL, 1, &set),
+              CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("models is NULL");
+  const calcjit_model_bytes unnamed[1] = {{NULL, "x", 1}};
+  CHECK_FAILS(calcjit_set_parse_with_models(kModelSet, strlen(kModelSet), CALCJIT_FORMAT_TEXT,
+                                            NULL, unnamed, 1, &set),
+              CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("models[0].name is NULL");
+  const calcjit_model_bytes broken[1] = {{"ranker", "{", 1}};
+  CHECK(calcjit_set_parse_with_models(kModelSet, strlen(kModelSet), CALCJIT_FORMAT_TEXT, NULL,
+                                      broken, 1, &set) != CALCJIT_OK);
+  CHECK_ERROR_HAS("reg_squarederror.json");
+  CHECK(set == NULL);
+  printf("models: XGBoost's margins from bytes and from a model root\n");
+}
+
 int main(void) {
   printf("calcjit %s\n", calcjit_version_string());
   CHECK(strcmp(calcjit_version_string(), CALCJIT_VERSION_STRING) == 0);
   CHECK(strcmp(calcjit_backend_name(CALCJIT_BACKEND_JIT), "jit") == 0);
   TestNullArguments();
   TestParseErrors();
+  TestModels();
 
   calcjit_set* set = Parse(kSet);
   TestSchema(set);

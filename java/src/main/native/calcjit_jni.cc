@@ -333,6 +333,15 @@ jlong Evaluate(JNIEnv* env, JniSession& s, std::size_t query_count, const std::s
   return static_cast<jlong>(version);
 }
 
+// A Java byte[] copied out (parsing takes long enough that pinning would hold
+// up the GC).
+bool CopyBytes(JNIEnv* env, jbyteArray array, std::string* out) {
+  const jsize size = env->GetArrayLength(array);
+  out->resize(static_cast<std::size_t>(size));
+  env->GetByteArrayRegion(array, 0, size, reinterpret_cast<jbyte*>(out->data()));
+  return !env->ExceptionCheck();
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -369,6 +378,54 @@ JNIEXPORT jlong JNICALL Java_io_calcjit_Native_setParse(JNIEnv* env, jclass, jby
     calcjit_set* set = nullptr;
     if (!Check(env, calcjit_set_parse(bytes.data(), bytes.size(),
                                       static_cast<calcjit_format>(format), &set))) {
+      return 0;
+    }
+    return ToHandle(set);
+  });
+}
+
+JNIEXPORT jlong JNICALL Java_io_calcjit_Native_setParseWithModels(JNIEnv* env, jclass,
+                                                                  jbyteArray data, jint format,
+                                                                  jbyteArray model_root,
+                                                                  jobjectArray names,
+                                                                  jobjectArray models) {
+  return Guarded<jlong>(env, 0, [&]() -> jlong {
+    if (data == nullptr || names == nullptr || models == nullptr) {
+      ThrowIllegalArgument(env, "data, names and models must not be null");
+      return 0;
+    }
+    std::string set_bytes;
+    if (!CopyBytes(env, data, &set_bytes)) return 0;
+    std::string root;
+    if (model_root != nullptr && !CopyBytes(env, model_root, &root)) return 0;
+    const jsize count = env->GetArrayLength(names);
+    if (env->GetArrayLength(models) != count) {
+      ThrowIllegalArgument(env, "as many model names as models");
+      return 0;
+    }
+    std::vector<std::string> name_storage(static_cast<std::size_t>(count));
+    std::vector<std::string> model_storage(static_cast<std::size_t>(count));
+    std::vector<calcjit_model_bytes> given(static_cast<std::size_t>(count));
+    for (jsize m = 0; m < count; ++m) {
+      auto name = static_cast<jbyteArray>(env->GetObjectArrayElement(names, m));
+      auto model = static_cast<jbyteArray>(env->GetObjectArrayElement(models, m));
+      if (name == nullptr || model == nullptr) {
+        ThrowIllegalArgument(env, "models: a null name or model");
+        return 0;
+      }
+      const auto i = static_cast<std::size_t>(m);
+      if (!CopyBytes(env, name, &name_storage[i]) || !CopyBytes(env, model, &model_storage[i])) {
+        return 0;
+      }
+      env->DeleteLocalRef(name);
+      env->DeleteLocalRef(model);
+      given[i] = {name_storage[i].c_str(), model_storage[i].data(), model_storage[i].size()};
+    }
+    calcjit_set* set = nullptr;
+    if (!Check(env, calcjit_set_parse_with_models(set_bytes.data(), set_bytes.size(),
+                                                  static_cast<calcjit_format>(format),
+                                                  model_root == nullptr ? nullptr : root.c_str(),
+                                                  given.data(), given.size(), &set))) {
       return 0;
     }
     return ToHandle(set);

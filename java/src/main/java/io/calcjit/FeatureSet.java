@@ -6,6 +6,8 @@ import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * A parsed and checked feature set, immutable. Engines keep what they need of
@@ -52,10 +54,45 @@ public final class FeatureSet implements AutoCloseable {
     }
   }
 
-  /** Reads a file; its format comes from the extension (.calc, .json, .pb, .binpb). */
+  /**
+   * Parses bytes in any format with the set's models: each model's bytes from {@code models}
+   * (by the model's name in the set), else its file under {@code modelRoot} (null: none). Paths
+   * that are absolute or leave the root are refused.
+   */
+  public static FeatureSet parse(
+      byte[] bytes, Format format, Path modelRoot, Map<String, byte[]> models) {
+    Objects.requireNonNull(bytes, "bytes");
+    Objects.requireNonNull(format, "format");
+    Map<String, byte[]> given = models == null ? Map.of() : models;
+    byte[][] names = new byte[given.size()][];
+    byte[][] contents = new byte[given.size()][];
+    int m = 0;
+    for (Map.Entry<String, byte[]> entry : given.entrySet()) {
+      names[m] = Objects.requireNonNull(entry.getKey(), "models: a model name").getBytes(
+          StandardCharsets.UTF_8);
+      contents[m] = Objects.requireNonNull(entry.getValue(), "models: bytes of " + entry.getKey());
+      ++m;
+    }
+    byte[] root =
+        modelRoot == null ? null : modelRoot.toString().getBytes(StandardCharsets.UTF_8);
+    NativeLoader.load();
+    long handle = Native.setParseWithModels(bytes, format.ordinal(), root, names, contents);
+    try {
+      return new FeatureSet(handle);
+    } catch (RuntimeException | Error e) {
+      Native.setFree(handle);
+      throw e;
+    }
+  }
+
+  /**
+   * Reads a file; its format comes from the extension (.calc, .json, .pb, .binpb). The set's
+   * models are read from the file's folder.
+   */
   public static FeatureSet readFile(Path path) throws IOException {
     Format format = Format.ofFileName(path.getFileName().toString());
-    return parse(Files.readAllBytes(path), format);
+    Path folder = path.toAbsolutePath().getParent();
+    return parse(Files.readAllBytes(path), format, folder, null);
   }
 
   /** The set's inputs (declared, then implicit) and every definition as an output. */

@@ -25,6 +25,10 @@ final class Native {
   // Feature sets. `format`: Format.ordinal() (the C enum's values).
   static native long setParse(byte[] data, int format);
 
+  // modelRoot: UTF-8 or null; names[m] (UTF-8) and models[m] the bytes of model m.
+  static native long setParseWithModels(
+      byte[] data, int format, byte[] modelRoot, byte[][] names, byte[][] models);
+
   static native void setFree(long set);
 
   static native long setSchema(long set);

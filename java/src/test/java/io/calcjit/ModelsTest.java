@@ -1,0 +1,82 @@
+package io.calcjit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A set with an XGBoost model from Java: its file beside the set, under a model root, or its bytes
+ * by name; the margins are XGBoost 1.7.4's own (tests/model/data/reg_squarederror.cases).
+ */
+class ModelsTest {
+  private static final String SET =
+      "model ranker = xgboost(\"reg_squarederror.json\");\nm = model(ranker, a, b, c, d, e)[0];\n";
+  private static final int[][] ROWS = {
+    {0xbe800000, 0x3ea6eed8, 0x3dc8176f, 0x7fc00000, 0xc019f06d, 0x3e719a67},
+    {0x7fc00000, 0x3f05eb7e, 0xbff14543, 0xbf46d8bf, 0xbc3756ab, 0x4013b206},
+    {0xbf800000, 0x4033548d, 0x3e58c9e0, 0x3f26f76c, 0x3d83f590, 0xbfd9b6f2},
+  };
+
+  private static Path modelData() {
+    return TestSets.sourceDir().resolve("tests/model/data");
+  }
+
+  private static void checkMargins(FeatureSet set) {
+    try (Engine engine = Engine.create(set);
+        Session session = engine.newSession()) {
+      String[] names = {"a", "b", "c", "d", "e"};
+      for (int j = 0; j < 5; ++j) {
+        float[] column = new float[ROWS.length];
+        for (int i = 0; i < ROWS.length; ++i) column[i] = Float.intBitsToFloat(ROWS[i][j]);
+        session.bindInput(names[j], column);
+      }
+      session.evaluate(ROWS.length);
+      float[] margins = session.output("m");
+      for (int i = 0; i < ROWS.length; ++i) {
+        assertEquals(ROWS[i][5], Float.floatToRawIntBits(margins[i]), "item " + i);
+      }
+    }
+  }
+
+  @Test
+  void modelsBesideTheSetFile(@TempDir Path folder) throws Exception {
+    Files.copy(modelData().resolve("reg_squarederror.json"), folder.resolve("reg_squarederror.json"));
+    Path file = folder.resolve("ranker.calc");
+    Files.writeString(file, SET);
+    try (FeatureSet set = FeatureSet.readFile(file)) {
+      checkMargins(set);
+    }
+  }
+
+  @Test
+  void modelsUnderARootOrByBytes() throws Exception {
+    byte[] text = SET.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    try (FeatureSet set = FeatureSet.parse(text, Format.TEXT, modelData(), null)) {
+      checkMargins(set);
+    }
+    byte[] model = Files.readAllBytes(modelData().resolve("reg_squarederror.json"));
+    try (FeatureSet set = FeatureSet.parse(text, Format.TEXT, null, Map.of("ranker", model))) {
+      checkMargins(set);
+    }
+  }
+
+  @Test
+  void missingAndBrokenModelsAreErrors() {
+    byte[] text = SET.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    CalcJitException none = assertThrows(CalcJitException.class, () -> FeatureSet.fromText(SET));
+    assertTrue(none.getMessage().contains("no model root"), none.getMessage());
+    CalcJitException broken =
+        assertThrows(
+            CalcJitException.class,
+            () -> FeatureSet.parse(text, Format.TEXT, null, Map.of("ranker", new byte[] {'{'})));
+    assertTrue(broken.getMessage().contains("reg_squarederror.json"), broken.getMessage());
+    assertThrows(
+        NullPointerException.class, () -> FeatureSet.parse(null, Format.TEXT, null, null));
+  }
+}
