@@ -68,6 +68,7 @@ struct ExplainOptions {
   std::size_t row = 0;  // 1-based data row
   std::string group_by;
   std::string backend = "auto";
+  std::size_t trees = 3;  // trees of each model whose path is shown
 };
 
 struct BenchOptions {

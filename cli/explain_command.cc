@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "cli/common.h"
@@ -86,6 +87,7 @@ int RunExplain(const ExplainOptions& options) {
   if (Status bound = evaluation.Bind(eval); !bound.ok()) return fail(bound);
   if (Status ran = evaluation.Run(); !ran.ok()) return fail(ran);
 
+  std::map<std::string, float> row_values;  // scalar inputs and features, by name
   const auto [first, last] = evaluation.BatchOf(row);
   std::cout << options.feature << " for row " << options.row << " (line " << table->LineOf(row)
             << ") of " << options.input << ", computed within its batch: rows " << first + 1 << "-"
@@ -115,6 +117,7 @@ int RunExplain(const ExplainOptions& options) {
       const std::string name =
           input.dimension > 0 ? input.name + "[" + std::to_string(k) + "]" : input.name;
       std::cout << "  " << Pad(name + scope, 40) << Describe(value) << "\n";
+      if (input.dimension == 0) row_values[input.name] = value;
     }
   }
   std::cout << "\nfeatures, in evaluation order:\n";
@@ -124,6 +127,26 @@ int RunExplain(const ExplainOptions& options) {
     const std::string kind = graph.uses[f].aggregate ? " (aggregate)" : "";
     std::cout << "  " << Pad(schema.outputs[k] + kind, 40) << Describe(evaluation.Results(k)[row])
               << "\n";
+    row_values[schema.outputs[k]] = evaluation.Results(k)[row];
+  }
+  // The models whose features (by the names their files give) all have a
+  // value in this row: how each decides for it.
+  const std::vector<DeclaredModel> models = set->Models();
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    std::vector<float> features;
+    for (const std::string& name : models[m].feature_names) {
+      const auto found = row_values.find(name);
+      if (found == row_values.end()) break;
+      features.push_back(found->second);
+    }
+    if (models[m].feature_names.empty() || features.size() != models[m].feature_names.size()) {
+      continue;
+    }
+    const Result<std::string> explained = set->ExplainModel(m, features, options.trees);
+    if (!explained.ok()) return fail(explained.status());
+    std::cout << "\nmodel " << models[m].name << " (" << models[m].description
+              << "), on this row's values of its features:\n"
+              << *explained;
   }
   return 0;
 }

@@ -110,6 +110,8 @@ int main(int argc, char** argv) {
   explain_command->add_option("--group-by", explain.group_by,
                               "Column whose runs of equal values form one batch (query) each");
   explain_command->add_option("--backend", explain.backend, "reference, vm, jit or auto");
+  explain_command->add_option("--trees", explain.trees,
+                              "Trees of each model whose path through the row is shown (3)");
   explain_command->callback([&] { exit_code = RunExplain(explain); });
 
   BenchOptions bench;

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -117,6 +118,11 @@ class FeatureSet {
   // with its models (LoadOptions::model_bytes on the other side). Empty when
   // the models were not loaded. The set keeps one copy of each model file.
   std::string_view ModelBytes(std::size_t m) const;
+  // How model `m` (Models() order) decides for one row of its features (in
+  // the model's order): each tree's path, split by split, for the first
+  // `max_trees` trees of an ensemble; a net's outputs. For `calcjit explain`.
+  Result<std::string> ExplainModel(std::size_t m, std::span<const float> row,
+                                   std::size_t max_trees) const;
 
   // Inputs (declared in order, then implicit ones in order of first use) and
   // outputs (every definition in order).

@@ -159,6 +159,21 @@ std::vector<DeclaredModel> FeatureSet::Models() const {
   return models;
 }
 
+Result<std::string> FeatureSet::ExplainModel(std::size_t m, std::span<const float> row,
+                                             std::size_t max_trees) const {
+  const ir::CheckedSet& set = *loaded_->set;
+  if (m >= set.models.size() || set.models[m] == nullptr) {
+    return UserError("model " + std::to_string(m) + " is not loaded");
+  }
+  const model::Model& model = *set.models[m];
+  if (row.size() != model.summary().feature_count) {
+    return UserError("model '" + set.ir.NameOf(set.ir.models[m].name) + "' has " +
+                     std::to_string(model.summary().feature_count) + " features, the row " +
+                     std::to_string(row.size()) + " values");
+  }
+  return model.Explain(row.data(), max_trees);
+}
+
 std::string_view FeatureSet::ModelBytes(std::size_t m) const {
   const ir::CheckedSet& set = *loaded_->set;
   if (m >= set.model_bytes.size() || set.model_bytes[m] == nullptr) return {};

@@ -459,6 +459,17 @@ class ModelsTest(unittest.TestCase):
         self.assertEqual(result.returncode, 1)
         self.assertIn('lgb.txt', result.stderr)
 
+    def test_explain_shows_the_rows_path_through_the_trees(self):
+        inputs, _ = self.rows[0]
+        data = self.dir.write('in.csv', 'price,clicks,age,score\n' +
+                              ','.join(repr(x) for x in inputs) + '\n')
+        result = run('explain', self.set, 'half', '--input', data, '--row', '1', '--trees', '2')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn('model lgb (lightgbm', result.stdout)
+        self.assertIn('tree 0 (output 0):', result.stdout)
+        self.assertIn('tree 1 (output 0):', result.stdout)
+        self.assertNotIn('tree 2 (', result.stdout)
+
     def test_model_root_and_paths_outside_it(self):
         os.makedirs(self.dir.path('models'))
         os.rename(self.dir.path('lgb.txt'), self.dir.path('models/lgb.txt'))
