@@ -408,6 +408,19 @@ m = (price == rating) + (price != bias) + (price < 1) + (price <= 1) + (price > 
 u = boost * bias + weight;
 )";
 
+// A tree ensemble and a neural net inside the set, fed by formulas, an
+// aggregate and a query input, their outputs feeding formulas and a rank.
+constexpr const char* kModelsSet = R"(
+input q: query;
+model trees = xgboost("multi_softprob.json");
+model net = onnx("two_outputs.onnx");
+z = zscore(price);
+c0 = model(trees, price, z, q, price * 2, 1)[0];
+c2 = model(trees, price, z, q, price * 2, 1)[2];
+y = model(net, price, z, q, c0, c2, price, 1, 2, 3, -price)[1];
+r = rank(c0 + y);
+)";
+
 std::vector<SetCase> SetCases() {
   return {
       {"ranking", nullptr, {}, {}},
@@ -420,13 +433,21 @@ std::vector<SetCase> SetCases() {
       {"aggregates_bound", kAggregatesSet, {}, {}},
       {"vectors", kVectorsSet, {}, {}},
       {"query_and_defaults", kQueryAndDefaultsSet, {}, {"rating", "boost"}},
+      {"models", kModelsSet, {}, {}},
   };
+}
+
+// The models of kModelsSet: the model tests' data (an XGBoost and an ONNX file).
+LoadOptions ModelRoot() {
+  LoadOptions options;
+  options.model_root = CALCJIT_MODEL_ROOT;
+  return options;
 }
 
 FeatureSet LoadSet(const SetCase& set_case) {
   Result<FeatureSet> set = set_case.text == nullptr
                                ? FeatureSet::ReadFile(CALCJIT_EXAMPLE_SET_PATH)
-                               : FeatureSet::Parse(set_case.text, Format::kText);
+                               : FeatureSet::Parse(set_case.text, Format::kText, ModelRoot());
   EXPECT_TRUE(set.ok()) << set.status().ToString();
   return std::move(set).value();
 }
