@@ -12,6 +12,7 @@
 
 #include "cli/common.h"
 #include "cli/dependencies.h"
+#include "cli/output_file.h"
 
 namespace calcjit::cli {
 
@@ -127,11 +128,7 @@ int RunGraph(const GraphOptions& options) {
     }
     text = std::move(svg).value();
   }
-  if (options.output.empty() || options.output == "-") {
-    std::cout << text;
-    return 0;
-  }
-  if (const Status written = WriteFileAtomically(options.output, text); !written.ok()) {
+  if (const Status written = WriteOutput(options.output, {options.set.path}, text); !written.ok()) {
     ReportError(written);
     return 1;
   }

@@ -1,12 +1,12 @@
 // UTF-8 validation: names reach JSON and protobuf strings, which must be
-// valid UTF-8.
-#ifndef CALCJIT_DSL_UTF8_H_
-#define CALCJIT_DSL_UTF8_H_
+// valid UTF-8, and error messages reach Java and Python strings.
+#ifndef CALCJIT_COMMON_UTF8_H_
+#define CALCJIT_COMMON_UTF8_H_
 
 #include <cstddef>
 #include <string_view>
 
-namespace calcjit::dsl {
+namespace calcjit {
 
 // Length in bytes of the well-formed UTF-8 sequence at the start of `text`,
 // or 0 if it does not start with one (overlong forms, surrogates and code
@@ -48,6 +48,6 @@ inline bool IsValidUtf8(std::string_view text) {
   return true;
 }
 
-}  // namespace calcjit::dsl
+}  // namespace calcjit
 
-#endif  // CALCJIT_DSL_UTF8_H_
+#endif  // CALCJIT_COMMON_UTF8_H_
