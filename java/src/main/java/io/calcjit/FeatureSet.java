@@ -6,6 +6,7 @@ import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Objects;
 
 /**
  * A parsed and checked feature set, immutable. Engines keep what they need of
@@ -27,11 +28,13 @@ public final class FeatureSet implements AutoCloseable {
 
   /** Parses the text syntax (a .calc file's content). */
   public static FeatureSet fromText(String text) {
+    Objects.requireNonNull(text, "text is null");
     return parse(text.getBytes(StandardCharsets.UTF_8), Format.TEXT);
   }
 
   /** Parses the proto3 JSON mapping. */
   public static FeatureSet fromJson(String json) {
+    Objects.requireNonNull(json, "json is null");
     return parse(json.getBytes(StandardCharsets.UTF_8), Format.JSON);
   }
 
@@ -42,6 +45,8 @@ public final class FeatureSet implements AutoCloseable {
 
   /** Parses bytes in any format (text and JSON as UTF-8). */
   public static FeatureSet parse(byte[] bytes, Format format) {
+    Objects.requireNonNull(bytes, "bytes is null");
+    Objects.requireNonNull(format, "format is null");
     NativeLoader.load();
     long handle = Native.setParse(bytes, format.ordinal());
     try {
@@ -54,12 +59,18 @@ public final class FeatureSet implements AutoCloseable {
 
   /** Reads a file; its format comes from the extension (.calc, .json, .pb, .binpb). */
   public static FeatureSet readFile(Path path) throws IOException {
+    Objects.requireNonNull(path, "path is null");
     Format format = Format.ofFileName(path.getFileName().toString());
     return parse(Files.readAllBytes(path), format);
   }
 
-  /** The set's inputs (declared, then implicit) and every definition as an output. */
+  /**
+   * The set's inputs (declared, then implicit) and every definition as an output.
+   *
+   * @throws IllegalStateException after close()
+   */
   public Schema schema() {
+    guard.check();
     return schema;
   }
 
