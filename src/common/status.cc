@@ -63,6 +63,10 @@ Status Status::Errors(ErrorKind kind, std::vector<Diagnostic> diagnostics) {
   for (Diagnostic& d : diagnostics) {
     d.location = Printable(std::move(d.location));
     d.message = Printable(std::move(d.message));
+    // The last defence against a message that quotes megabytes of input.
+    // (Locations are not cut: a field path 10,000 levels deep is the answer.)
+    constexpr std::size_t kMaxMessage = 64 * 1024;
+    if (d.message.size() > kMaxMessage) d.message = Excerpt(d.message, kMaxMessage);
   }
   status.rep_ = std::make_shared<const Rep>(Rep{kind, std::move(diagnostics)});
   return status;

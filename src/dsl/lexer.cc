@@ -178,19 +178,18 @@ Token Lexer::LexNumber(ir::TextPos pos, std::size_t begin) {
   }
   if (IsNameChar(Peek())) {
     while (IsNameChar(Peek())) Advance();
-    return Error(pos,
-                 "malformed number '" + std::string(source_.substr(begin, offset_ - begin)) + "'");
+    return Error(pos, "malformed number '" + Excerpt(source_.substr(begin, offset_ - begin)) + "'");
   }
   Token token = Make(TokenKind::kNumber, pos, begin);
   switch (ParseDecimalFloat(token.source, &token.number)) {
     case FloatParse::kOk:
       return token;
     case FloatParse::kOverflow:
-      return Error(pos, "number " + std::string(token.source) + " is beyond the float32 range");
+      return Error(pos, "number " + Excerpt(token.source) + " is beyond the float32 range");
     case FloatParse::kSyntax:
       break;
   }
-  return Error(pos, "malformed number '" + std::string(token.source) + "'");
+  return Error(pos, "malformed number '" + Excerpt(token.source) + "'");
 }
 
 Token Lexer::LexName(ir::TextPos pos, std::size_t begin) {

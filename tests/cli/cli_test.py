@@ -610,6 +610,76 @@ class OutputTest(unittest.TestCase):
             os.remove(fifo)
 
 
+class HostileInputTest(unittest.TestCase):
+    """Input an adversary would write: every one a clear, short error."""
+
+    def setUp(self):
+        self.dir = Workdir()
+
+    def check(self, name, data):
+        return run('check', self.dir.write(name, data))
+
+    def test_overlong_numbers_names_and_cells_give_short_messages(self):
+        digits = '1' + '0' * 100000
+        for name, data in (('n.calc', 'f = %s;\n' % digits),
+                           ('m.calc', 'f = 1.%s.5;\n' % digits),
+                           ('n.json', '{"features": [{"name": "f", "expression": '
+                                      '{"constant": %s}}]}' % digits),
+                           ('long.calc', '`%s` = 1;\n' % ('a' * 100000))):
+            result = self.check(name, data)
+            self.assertEqual(result.returncode, 1, name)
+            self.assertLess(len(result.stderr), 1000, name)
+            self.assertIn('...', result.stderr, name)
+        set_path = self.dir.write('s.calc', 'input x;\nf = x;\n')
+        in_path = self.dir.write('in.csv', 'x\n%s\n' % ('9' * 100000))
+        result = run('eval', set_path, '--input', in_path, '--output', self.dir.path('o.csv'))
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('beyond the float32 range', result.stderr)
+        self.assertLess(len(result.stderr), 1000)
+
+    def test_sizes_too_large_for_memory_are_an_error_not_an_abort(self):
+        set_path = self.dir.write('s.calc', 'input x;\nf = x * 2;\n')
+        for args in (('bench', set_path, '--items', str(10 ** 15)),
+                     ('demo', '--items', str(10 ** 15))):
+            result = run(*args)
+            self.assertEqual(result.returncode, 1, args)
+            self.assertIn('out of memory', result.stderr, args)
+        result = run('bench', set_path, '--seconds', '-1')
+        self.assertEqual(result.returncode, 1)
+
+    def test_nesting_and_dimensions_beyond_the_limits(self):
+        deep = 'f = ' + '(' * 100000 + 'x' + ')' * 100000 + ';\n'
+        result = self.check('deep.calc', deep)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('nested deeper than', result.stderr)
+        result = self.check('deep.json', '{"features": ' + '[' * 200000 + ']' * 200000 + '}')
+        self.assertEqual(result.returncode, 1)
+        result = self.check('groups.pb', b'\x7b' * 100000 + b'\x7c' * 100000)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('groups nested deeper than', result.stderr)
+        for dimension in ('0', '65537', '4294967297', '99999999999999999999'):
+            result = self.check('dim.calc', 'input v: item[%s];\nf = norm(v);\n' % dimension)
+            self.assertEqual(result.returncode, 1, dimension)
+            self.assertIn('65536', result.stderr, dimension)
+        result = self.check('dim.json', '{"inputs": [{"name": "v", "dimension": 4294967297}]}')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('out of range', result.stderr)
+
+    def test_csv_headers_an_adversary_writes(self):
+        set_path = self.dir.write('s.calc', 'input x;\nf = x;\n')
+        out = self.dir.path('o.csv')
+        for csv, expected in (('x,x\n1,2\n', "appears more than once"),
+                              ('x\n1,2\n', 'has 2 fields, but the header has 1'),
+                              ('x,y\n1\n', 'has 1 fields, but the header has 2'),
+                              ('', 'no header row'),
+                              (',\n1,2\n', "input 'x' has no column")):
+            in_path = self.dir.write('in.csv', csv)
+            result = run('eval', set_path, '--input', in_path, '--output', out)
+            self.assertEqual(result.returncode, 1, csv)
+            self.assertIn(expected, result.stderr, csv)
+            self.assertFalse(os.path.exists(out))
+
+
 class DemoTest(unittest.TestCase):
     def test_demo_runs(self):
         result = run('demo', '--items', '300', '--repetitions', '2')
