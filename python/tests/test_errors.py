@@ -168,3 +168,9 @@ def test_errors_of_many_queries_name_the_input():
 def test_an_error_leaves_the_engine_usable(engine):
     error_of(engine.evaluate, {**good(), "a": np.zeros(3, np.float32)})
     assert engine.evaluate(good())["s"].shape == (4,)
+
+
+def test_a_size_too_large_for_memory_is_a_memory_error():
+    engine = calcjit.parse("input x = 1; f = x * 2;").compile(backend="vm")
+    with pytest.raises(MemoryError):
+        engine.evaluate(None, n=10**15)
