@@ -1,5 +1,6 @@
 #include "cli/common.h"
 
+#include <filesystem>
 #include <iostream>
 
 namespace calcjit::cli {
@@ -11,6 +12,16 @@ Result<FeatureSet> LoadSet(const SetSource& source) {
     if (!format) return UserError("unknown --input-format '" + source.input_format + "'");
   }
   return FeatureSet::ReadFile(source.path, format);
+}
+
+Status OpenInput(const std::string& path, std::ifstream* file) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    return UserError("the input '" + path + "' is a directory, not a CSV file");
+  }
+  file->open(path, std::ios::binary);
+  if (!*file) return RuntimeError("cannot open '" + path + "'");
+  return Status::Ok();
 }
 
 void ReportError(const Status& status) {

@@ -2,6 +2,7 @@
 #ifndef CALCJIT_CLI_COMMON_H_
 #define CALCJIT_CLI_COMMON_H_
 
+#include <fstream>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,10 @@
 namespace calcjit::cli {
 
 Result<FeatureSet> LoadSet(const SetSource& source);
+
+// Opens a CSV input for reading; a directory (which the stream would read as
+// empty) is refused by name.
+Status OpenInput(const std::string& path, std::ifstream* file);
 
 // Prints every diagnostic to stderr, one per line, prefixed with "error: ".
 void ReportError(const Status& status);

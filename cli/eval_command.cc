@@ -172,8 +172,8 @@ int RunEval(const EvalOptions& options) {
   if (Status opened = out.Open(options.output, {options.set.path, options.input}); !opened.ok()) {
     return fail(opened);
   }
-  std::ifstream file(options.input, std::ios::binary);
-  if (!file) return fail(RuntimeError("cannot open '" + options.input + "'"));
+  std::ifstream file;
+  if (Status opened = OpenInput(options.input, &file); !opened.ok()) return fail(opened);
   Progress progress;
   if (!options.group_by.empty()) {
     Status status = StreamByGroup(*engine, options, file, out, progress);

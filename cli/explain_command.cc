@@ -69,8 +69,8 @@ int RunExplain(const ExplainOptions& options) {
   const Result<Engine> engine = Engine::Compile(*set, engine_options);
   if (!engine.ok()) return fail(engine.status());
 
-  std::ifstream file(options.input, std::ios::binary);
-  if (!file) return fail(RuntimeError("cannot open '" + options.input + "'"));
+  std::ifstream file;
+  if (Status opened = OpenInput(options.input, &file); !opened.ok()) return fail(opened);
   std::ostringstream contents;
   contents << file.rdbuf();
   const Result<CsvTable> table = ParseCsv(contents.str());

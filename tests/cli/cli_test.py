@@ -665,6 +665,23 @@ class HostileInputTest(unittest.TestCase):
         self.assertEqual(result.returncode, 1)
         self.assertIn('out of range', result.stderr)
 
+    def test_paths_that_name_no_file_of_the_right_kind(self):
+        set_path = self.dir.write('s.calc', 'input x;\nf = x;\n')
+        result = run('check', self.dir.tmp.name, '--input-format', 'calc')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('is a directory, not a feature set file', result.stderr)
+        for command in (('eval', set_path, '--input', self.dir.tmp.name,
+                         '--output', self.dir.path('o.csv')),
+                        ('explain', set_path, 'f', '--input', self.dir.tmp.name, '--row', '1')):
+            result = run(*command)
+            self.assertEqual(result.returncode, 1, command)
+            self.assertIn('is a directory, not a CSV file', result.stderr, command)
+        # A pipe is a file: read to its end (calcjit check <(generate)).
+        with open(set_path, 'rb') as source:
+            result = subprocess.run([CALCJIT, 'check', '/dev/stdin', '--input-format', 'calc'],
+                                    stdin=source, capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+
     def test_csv_headers_an_adversary_writes(self):
         set_path = self.dir.write('s.calc', 'input x;\nf = x;\n')
         out = self.dir.path('o.csv')
