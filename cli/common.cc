@@ -24,6 +24,32 @@ Status OpenInput(const std::string& path, std::ifstream* file) {
   return Status::Ok();
 }
 
+std::string ForTerminal(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  auto escape = [&](unsigned char byte) {
+    out += "\\x";
+    out += kHex[byte >> 4];
+    out += kHex[byte & 0xF];
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const bool c1 = byte == 0xC2 && i + 1 < text.size() &&
+                    static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+    if (byte < 0x20 || byte == 0x7F) {
+      escape(byte);
+    } else if (c1) {
+      escape(byte);
+      escape(static_cast<unsigned char>(text[++i]));
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
 void ReportError(const Status& status) {
   for (const Diagnostic& d : status.diagnostics()) {
     std::cerr << (d.location.empty() ? "" : d.location + ": ") << "error: " << d.message << '\n';

@@ -17,6 +17,12 @@ Result<FeatureSet> LoadSet(const SetSource& source);
 // empty) is refused by name.
 Status OpenInput(const std::string& path, std::ifstream* file);
 
+// A name or field for a terminal: C0 and C1 control characters (a NUL, an
+// ESC that starts a terminal escape sequence, U+009B) as \xNN, so that a
+// name in a set cannot rewrite the user's screen. Status messages are
+// escaped by the library already; this is for what the commands print.
+std::string ForTerminal(std::string_view text);
+
 // Prints every diagnostic to stderr, one per line, prefixed with "error: ".
 void ReportError(const Status& status);
 void ReportError(std::string_view message);

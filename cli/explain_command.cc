@@ -87,14 +87,15 @@ int RunExplain(const ExplainOptions& options) {
   if (Status ran = evaluation.Run(); !ran.ok()) return fail(ran);
 
   const auto [first, last] = evaluation.BatchOf(row);
-  std::cout << options.feature << " for row " << options.row << " (line " << table->LineOf(row)
-            << ") of " << options.input << ", computed within its batch: rows " << first + 1 << "-"
-            << last;
+  std::cout << ForTerminal(options.feature) << " for row " << options.row << " (line "
+            << table->LineOf(row) << ") of " << ForTerminal(options.input)
+            << ", computed within its batch: rows " << first + 1 << "-" << last;
   if (!options.group_by.empty()) {
     const std::size_t column =
         std::find(table->header().begin(), table->header().end(), options.group_by) -
         table->header().begin();
-    std::cout << " (" << options.group_by << " = " << table->Field(row, column) << ")";
+    std::cout << " (" << ForTerminal(options.group_by) << " = "
+              << ForTerminal(table->Field(row, column)) << ")";
   }
   std::cout << ", backend " << BackendName(engine->backend()) << "\n\ninputs:\n";
   const Schema& schema = engine->schema();
@@ -105,8 +106,8 @@ int RunExplain(const ExplainOptions& options) {
     const std::size_t from = input.scope == Scope::kQuery ? first : row;
     std::string scope = input.scope == Scope::kQuery ? " (query)" : "";
     if (columns.empty()) {
-      std::cout << "  " << Pad(input.name + scope, 40) << Describe(*input.default_value)
-                << " (default)\n";
+      std::cout << "  " << Pad(ForTerminal(input.name) + scope, 40)
+                << Describe(*input.default_value) << " (default)\n";
       continue;
     }
     for (std::size_t k = 0; k < columns.size(); ++k) {
@@ -114,7 +115,7 @@ int RunExplain(const ExplainOptions& options) {
       if (Status read = ReadCell(*table, from, columns[k], &value); !read.ok()) return fail(read);
       const std::string name =
           input.dimension > 0 ? input.name + "[" + std::to_string(k) + "]" : input.name;
-      std::cout << "  " << Pad(name + scope, 40) << Describe(value) << "\n";
+      std::cout << "  " << Pad(ForTerminal(name) + scope, 40) << Describe(value) << "\n";
     }
   }
   std::cout << "\nfeatures, in evaluation order:\n";
@@ -122,8 +123,8 @@ int RunExplain(const ExplainOptions& options) {
     const std::uint32_t f =
         static_cast<std::uint32_t>(*set->schema().FindOutput(schema.outputs[k]));
     const std::string kind = graph.uses[f].aggregate ? " (aggregate)" : "";
-    std::cout << "  " << Pad(schema.outputs[k] + kind, 40) << Describe(evaluation.Results(k)[row])
-              << "\n";
+    std::cout << "  " << Pad(ForTerminal(schema.outputs[k]) + kind, 40)
+              << Describe(evaluation.Results(k)[row]) << "\n";
   }
   return 0;
 }

@@ -665,6 +665,30 @@ class HostileInputTest(unittest.TestCase):
         self.assertEqual(result.returncode, 1)
         self.assertIn('out of range', result.stderr)
 
+    def test_names_never_reach_the_terminal_raw(self):
+        # A name may hold any character; what the commands print shows
+        # control characters (ESC starts a terminal escape sequence, U+009B
+        # is one in C1) as \xNN.
+        text = 'input `a\x1b[2Jb`;\n`f\u009b` = `a\x1b[2Jb` + `z\x00` + `q"]`;\n'
+        set_path = self.dir.write('names.calc', text)
+        result = run('check', set_path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn('z\\x00', result.stdout)
+        in_path = self.dir.write('in.csv', 'a\x1b[2Jb,z\x00,"q""]"\n1,2,3\n')
+        result = run('explain', set_path, 'f\u009b', '--input', in_path, '--row', '1')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        result_graph = run('graph', set_path)
+        self.assertEqual(result_graph.returncode, 0, result_graph.stderr)
+        for output in (result.stdout, result_graph.stdout):
+            self.assertNotIn('\x1b', output)
+            self.assertNotIn('\x00', output)
+            self.assertNotIn('\u009b', output)
+        self.assertIn('a\\x1b[2Jb', result.stdout)
+        self.assertIn('f\\xc2\\x9b', result.stdout)
+        # A quote in a name cannot end a DOT string (a label injected).
+        self.assertIn('"q\\"]" [shape=ellipse, fillcolor="#e0e0e0", label="q\\"]"]',
+                      result_graph.stdout)
+
     def test_paths_that_name_no_file_of_the_right_kind(self):
         set_path = self.dir.write('s.calc', 'input x;\nf = x;\n')
         result = run('check', self.dir.tmp.name, '--input-format', 'calc')
