@@ -14,13 +14,13 @@ int RunCheck(const CheckOptions& options) {
   }
   const Schema& schema = set->schema();
   const std::vector<std::string> implicit = set->ImplicitInputs();
-  std::cout << options.set.path << ": ok: " << schema.outputs.size() << " features, "
+  std::cout << ForTerminal(options.set.path) << ": ok: " << schema.outputs.size() << " features, "
             << schema.inputs.size() - implicit.size() << " declared inputs, " << implicit.size()
             << " implicit inputs\n";
   if (!implicit.empty()) {
     std::cout << "implicit inputs (used, but neither declared nor defined; item scalars without "
                  "a default):\n";
-    for (const std::string& name : implicit) std::cout << "  " << name << '\n';
+    for (const std::string& name : implicit) std::cout << "  " << ForTerminal(name) << '\n';
   }
   const std::vector<DeclaredModel> models = set->Models();
   if (!models.empty()) std::cout << "models:\n";

@@ -1,11 +1,7 @@
 #include "cli/common.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
+#include <filesystem>
 #include <iostream>
-
-#include <unistd.h>
 
 namespace calcjit::cli {
 
@@ -22,6 +18,42 @@ Result<FeatureSet> LoadSet(const SetSource& source) {
   return FeatureSet::ReadFile(source.path, format, options);
 }
 
+Status OpenInput(const std::string& path, std::ifstream* file) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    return UserError("the input '" + path + "' is a directory, not a CSV file");
+  }
+  file->open(path, std::ios::binary);
+  if (!*file) return RuntimeError("cannot open '" + path + "'");
+  return Status::Ok();
+}
+
+std::string ForTerminal(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  auto escape = [&](unsigned char byte) {
+    out += "\\x";
+    out += kHex[byte >> 4];
+    out += kHex[byte & 0xF];
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const bool c1 = byte == 0xC2 && i + 1 < text.size() &&
+                    static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+    if (byte < 0x20 || byte == 0x7F) {
+      escape(byte);
+    } else if (c1) {
+      escape(byte);
+      escape(static_cast<unsigned char>(text[++i]));
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
 void ReportError(const Status& status) {
   for (const Diagnostic& d : status.diagnostics()) {
     std::cerr << (d.location.empty() ? "" : d.location + ": ") << "error: " << d.message << '\n';
@@ -30,54 +62,6 @@ void ReportError(const Status& status) {
 
 void ReportError(std::string_view message) {
   std::cerr << "error: " << message << '\n';
-}
-
-AtomicFile::~AtomicFile() {
-  if (fd_ >= 0) {
-    close(fd_);
-    unlink(temp_.c_str());
-  }
-}
-
-Status AtomicFile::Open(const std::string& path) {
-  path_ = path;
-  temp_ = path + ".tmp.XXXXXX";
-  fd_ = mkstemp(temp_.data());
-  if (fd_ < 0) {
-    return RuntimeError("cannot create a file next to '" + path + "': " + std::strerror(errno));
-  }
-  return Status::Ok();
-}
-
-Status AtomicFile::Append(std::string_view contents) {
-  std::size_t written = 0;
-  while (written < contents.size()) {
-    const ssize_t n = write(fd_, contents.data() + written, contents.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return RuntimeError("cannot write '" + path_ + "': " + std::strerror(errno));
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  return Status::Ok();
-}
-
-Status AtomicFile::Commit() {
-  const int fd = fd_;
-  fd_ = -1;
-  if (close(fd) != 0 || std::rename(temp_.c_str(), path_.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    unlink(temp_.c_str());
-    return RuntimeError("cannot write '" + path_ + "': " + reason);
-  }
-  return Status::Ok();
-}
-
-Status WriteFileAtomically(const std::string& path, std::string_view contents) {
-  AtomicFile file;
-  CALCJIT_RETURN_IF_ERROR(file.Open(path));
-  CALCJIT_RETURN_IF_ERROR(file.Append(contents));
-  return file.Commit();
 }
 
 }  // namespace calcjit::cli

@@ -2,6 +2,7 @@
 #ifndef CALCJIT_CLI_COMMON_H_
 #define CALCJIT_CLI_COMMON_H_
 
+#include <fstream>
 #include <string>
 #include <string_view>
 
@@ -12,31 +13,19 @@ namespace calcjit::cli {
 
 Result<FeatureSet> LoadSet(const SetSource& source);
 
+// Opens a CSV input for reading; a directory (which the stream would read as
+// empty) is refused by name.
+Status OpenInput(const std::string& path, std::ifstream* file);
+
+// A name or field for a terminal: C0 and C1 control characters (a NUL, an
+// ESC that starts a terminal escape sequence, U+009B) as \xNN, so that a
+// name in a set cannot rewrite the user's screen. Status messages are
+// escaped by the library already; this is for what the commands print.
+std::string ForTerminal(std::string_view text);
+
 // Prints every diagnostic to stderr, one per line, prefixed with "error: ".
 void ReportError(const Status& status);
 void ReportError(std::string_view message);
-
-// Writes `contents` to `path` through a temporary file in the same folder and
-// a rename, so that a failed run never leaves a partial file behind.
-Status WriteFileAtomically(const std::string& path, std::string_view contents);
-
-// The same, written piece by piece: the file appears at `path` on Commit; if
-// the object goes away before, the temporary file is removed.
-class AtomicFile {
- public:
-  AtomicFile() = default;
-  AtomicFile(const AtomicFile&) = delete;
-  AtomicFile& operator=(const AtomicFile&) = delete;
-  ~AtomicFile();
-  Status Open(const std::string& path);
-  Status Append(std::string_view contents);
-  Status Commit();
-
- private:
-  std::string path_;
-  std::string temp_;
-  int fd_ = -1;
-};
 
 }  // namespace calcjit::cli
 

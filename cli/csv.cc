@@ -23,11 +23,13 @@ Result<CsvTable> ParseCsv(std::string_view data, std::size_t rows_before,
       const std::size_t begin = table.text_.size();
       if (i < data.size() && data[i] == '"') {
         ++i;
+        // Reported where the quote opened: the end of the file says nothing.
+        const std::size_t quote_line = line;
         while (true) {
           if (i >= data.size()) {
-            return UserError(
-                "unterminated quoted field (opened on line " + std::to_string(line) + ")",
-                "line " + std::to_string(line));
+            return UserError("unterminated quoted field (the quote opened on line " +
+                                 std::to_string(quote_line) + " is never closed)",
+                             "line " + std::to_string(quote_line));
           }
           const char c = data[i++];
           if (c == '"') {

@@ -17,6 +17,13 @@ std::string CellLocation(const CsvTable& table, std::size_t row, std::size_t col
          std::to_string(table.LineOf(row)) + "), column '" + table.header()[column] + "'";
 }
 
+// A cell for a message: a cell of megabytes is shown by its start.
+std::string Shown(std::string_view cell) {
+  constexpr std::size_t kMax = 64;
+  if (cell.size() <= kMax) return std::string(cell);
+  return std::string(cell.substr(0, kMax)) + "... (" + std::to_string(cell.size()) + " bytes)";
+}
+
 }  // namespace
 
 Status ReadCell(const CsvTable& table, std::size_t row, std::size_t column, float* value) {
@@ -29,12 +36,12 @@ Status ReadCell(const CsvTable& table, std::size_t row, std::size_t column, floa
     case NumberParse::kOk:
       return Status::Ok();
     case NumberParse::kOverflow:
-      return UserError("'" + std::string(cell) + "' is beyond the float32 range",
+      return UserError("'" + Shown(cell) + "' is beyond the float32 range",
                        CellLocation(table, row, column));
     case NumberParse::kSyntax:
       break;
   }
-  return UserError("cannot read '" + std::string(cell) + "' as a number",
+  return UserError("cannot read '" + Shown(cell) + "' as a number",
                    CellLocation(table, row, column));
 }
 

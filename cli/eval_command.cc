@@ -20,6 +20,7 @@
 #include "cli/common.h"
 #include "cli/csv.h"
 #include "cli/csv_evaluation.h"
+#include "cli/output_file.h"
 
 namespace calcjit::cli {
 
@@ -89,7 +90,7 @@ Status WithFileName(const Status& status, const std::string& file) {
 // --chunk-bytes, 16 MiB, always whole batches), so files larger than memory stream through; the
 // output is written as it goes (to a temporary file renamed at the end).
 Status StreamByGroup(const Engine& engine, const EvalOptions& options, std::istream& in,
-                     AtomicFile& out, Progress& progress) {
+                     OutputFile& out, Progress& progress) {
   const std::size_t kChunkBytes = std::max<std::size_t>(options.chunk_bytes, 1);
   std::string header;
   std::size_t header_lines = 0;
@@ -166,13 +167,16 @@ int RunEval(const EvalOptions& options) {
   const Result<Engine> engine = Engine::Compile(*set, engine_options);
   if (!engine.ok()) return fail(engine.status());
 
-  std::ifstream file(options.input, std::ios::binary);
-  if (!file) return fail(RuntimeError("cannot open '" + options.input + "'"));
+  // Opened first: an output that is an input is refused before any work.
+  OutputFile out;
+  if (Status opened = out.Open(options.output, {options.set.path, options.input}); !opened.ok()) {
+    return fail(opened);
+  }
+  std::ifstream file;
+  if (Status opened = OpenInput(options.input, &file); !opened.ok()) return fail(opened);
   Progress progress;
   if (!options.group_by.empty()) {
-    AtomicFile out;
-    Status status = out.Open(options.output);
-    if (status.ok()) status = StreamByGroup(*engine, options, file, out, progress);
+    Status status = StreamByGroup(*engine, options, file, out, progress);
     progress.Finish();
     if (!status.ok()) return fail(WithFileName(status, options.input));
     if (Status committed = out.Commit(); !committed.ok()) return fail(committed);
@@ -190,7 +194,8 @@ int RunEval(const EvalOptions& options) {
     if (status.ok()) status = evaluation.Run([&](std::size_t n) { progress.Add(n); });
     progress.Finish();
     if (!status.ok()) return fail(WithFileName(status, options.input));
-    const Status written = WriteFileAtomically(options.output, evaluation.Render());
+    Status written = out.Append(evaluation.Render());
+    if (written.ok()) written = out.Commit();
     if (!written.ok()) return fail(written);
   } catch (const std::bad_alloc&) {
     return fail(RuntimeError("'" + options.input +

@@ -70,8 +70,8 @@ int RunExplain(const ExplainOptions& options) {
   const Result<Engine> engine = Engine::Compile(*set, engine_options);
   if (!engine.ok()) return fail(engine.status());
 
-  std::ifstream file(options.input, std::ios::binary);
-  if (!file) return fail(RuntimeError("cannot open '" + options.input + "'"));
+  std::ifstream file;
+  if (Status opened = OpenInput(options.input, &file); !opened.ok()) return fail(opened);
   std::ostringstream contents;
   contents << file.rdbuf();
   const Result<CsvTable> table = ParseCsv(contents.str());
@@ -89,14 +89,15 @@ int RunExplain(const ExplainOptions& options) {
 
   std::map<std::string, float> row_values;  // scalar inputs and features, by name
   const auto [first, last] = evaluation.BatchOf(row);
-  std::cout << options.feature << " for row " << options.row << " (line " << table->LineOf(row)
-            << ") of " << options.input << ", computed within its batch: rows " << first + 1 << "-"
-            << last;
+  std::cout << ForTerminal(options.feature) << " for row " << options.row << " (line "
+            << table->LineOf(row) << ") of " << ForTerminal(options.input)
+            << ", computed within its batch: rows " << first + 1 << "-" << last;
   if (!options.group_by.empty()) {
     const std::size_t column =
         std::find(table->header().begin(), table->header().end(), options.group_by) -
         table->header().begin();
-    std::cout << " (" << options.group_by << " = " << table->Field(row, column) << ")";
+    std::cout << " (" << ForTerminal(options.group_by) << " = "
+              << ForTerminal(table->Field(row, column)) << ")";
   }
   std::cout << ", backend " << BackendName(engine->backend()) << "\n\ninputs:\n";
   const Schema& schema = engine->schema();
@@ -107,8 +108,8 @@ int RunExplain(const ExplainOptions& options) {
     const std::size_t from = input.scope == Scope::kQuery ? first : row;
     std::string scope = input.scope == Scope::kQuery ? " (query)" : "";
     if (columns.empty()) {
-      std::cout << "  " << Pad(input.name + scope, 40) << Describe(*input.default_value)
-                << " (default)\n";
+      std::cout << "  " << Pad(ForTerminal(input.name) + scope, 40)
+                << Describe(*input.default_value) << " (default)\n";
       continue;
     }
     for (std::size_t k = 0; k < columns.size(); ++k) {
@@ -116,7 +117,7 @@ int RunExplain(const ExplainOptions& options) {
       if (Status read = ReadCell(*table, from, columns[k], &value); !read.ok()) return fail(read);
       const std::string name =
           input.dimension > 0 ? input.name + "[" + std::to_string(k) + "]" : input.name;
-      std::cout << "  " << Pad(name + scope, 40) << Describe(value) << "\n";
+      std::cout << "  " << Pad(ForTerminal(name) + scope, 40) << Describe(value) << "\n";
       if (input.dimension == 0) row_values[input.name] = value;
     }
   }
@@ -125,8 +126,8 @@ int RunExplain(const ExplainOptions& options) {
     const std::uint32_t f =
         static_cast<std::uint32_t>(*set->schema().FindOutput(schema.outputs[k]));
     const std::string kind = graph.uses[f].aggregate ? " (aggregate)" : "";
-    std::cout << "  " << Pad(schema.outputs[k] + kind, 40) << Describe(evaluation.Results(k)[row])
-              << "\n";
+    std::cout << "  " << Pad(ForTerminal(schema.outputs[k]) + kind, 40)
+              << Describe(evaluation.Results(k)[row]) << "\n";
     row_values[schema.outputs[k]] = evaluation.Results(k)[row];
   }
   // The models whose features (by the names their files give) all have a
@@ -144,7 +145,7 @@ int RunExplain(const ExplainOptions& options) {
     }
     const Result<std::string> explained = set->ExplainModel(m, features, options.trees);
     if (!explained.ok()) return fail(explained.status());
-    std::cout << "\nmodel " << models[m].name << " (" << models[m].description
+    std::cout << "\nmodel " << ForTerminal(models[m].name) << " (" << models[m].description
               << "), on this row's values of its features:\n"
               << *explained;
   }

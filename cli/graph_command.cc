@@ -12,19 +12,26 @@
 
 #include "cli/common.h"
 #include "cli/dependencies.h"
+#include "cli/output_file.h"
 
 namespace calcjit::cli {
 
 namespace {
 
 // DOT's quoted-string escaping: a backslash and a double quote.
-std::string Quote(const std::string& name) {
-  std::string out = "\"";
-  for (char c : name) {
+// The inside of a DOT string: quotes and backslashes escaped, control
+// characters shown as \\xNN (Graphviz reads the backslash as itself).
+std::string DotEscaped(const std::string& name) {
+  std::string out;
+  for (char c : ForTerminal(name)) {
     if (c == '"' || c == '\\') out += '\\';
     out += c;
   }
-  return out + "\"";
+  return out;
+}
+
+std::string Quote(const std::string& name) {
+  return "\"" + DotEscaped(name) + "\"";
 }
 
 std::string Dot(const FeatureSet& set, const FeatureGraph& graph) {
@@ -37,7 +44,7 @@ std::string Dot(const FeatureSet& set, const FeatureGraph& graph) {
   for (std::size_t i = 0; i < schema.inputs.size(); ++i) {
     if (!graph.input_needed[i]) continue;
     const InputInfo& input = schema.inputs[i];
-    std::string label = input.name;
+    std::string label = DotEscaped(input.name);
     if (input.scope == Scope::kQuery) label += "\\n(query";
     if (input.dimension > 0) {
       label += input.scope == Scope::kQuery ? ", " : "\\n(";
@@ -129,11 +136,7 @@ int RunGraph(const GraphOptions& options) {
     }
     text = std::move(svg).value();
   }
-  if (options.output.empty() || options.output == "-") {
-    std::cout << text;
-    return 0;
-  }
-  if (const Status written = WriteFileAtomically(options.output, text); !written.ok()) {
+  if (const Status written = WriteOutput(options.output, {options.set.path}, text); !written.ok()) {
     ReportError(written);
     return 1;
   }

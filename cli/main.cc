@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <new>
 
 #include "cli/commands.h"
 
@@ -121,7 +122,8 @@ int main(int argc, char** argv) {
   bench_command->add_option("--items", bench.items, "Items per query (default 2000)");
   bench_command->add_option("--backends", bench.backends, "evaluated (reference), vm, jit")
       ->delimiter(',');
-  bench_command->add_option("--seconds", bench.seconds, "Time per backend (default 0.5)");
+  bench_command->add_option("--seconds", bench.seconds, "Time per backend (default 0.5)")
+      ->check(CLI::PositiveNumber);
   bench_command->add_option("--seed", bench.seed, "Seed of the generated inputs");
   bench_command->callback([&] { exit_code = RunBench(bench); });
 
@@ -142,6 +144,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 1;  // every error exits 1
+  } catch (const std::bad_alloc&) {
+    // The commands run inside parse (as callbacks); what they had open is
+    // released on the way out (an output's temporary file is removed).
+    std::cerr << "error: out of memory (a size such as --items may be too large for this "
+                 "machine)\n";
+    return 1;
   }
   return exit_code;
 }

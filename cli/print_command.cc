@@ -1,7 +1,6 @@
 // calcjit print SET --format text|json|pb [-o FILE]: converts a set.
-#include <iostream>
-
 #include "cli/common.h"
+#include "cli/output_file.h"
 
 namespace calcjit::cli {
 
@@ -19,12 +18,7 @@ int RunPrint(const PrintOptions& options) {
     return 1;
   }
   const std::string contents = set->Serialize(*format);
-  if (options.output.empty() || options.output == "-") {
-    std::cout.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-    std::cout.flush();
-    return std::cout ? 0 : 1;
-  }
-  const Status written = WriteFileAtomically(options.output, contents);
+  const Status written = WriteOutput(options.output, {options.set.path}, contents);
   if (!written.ok()) {
     ReportError(written);
     return 1;

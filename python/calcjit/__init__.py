@@ -22,6 +22,7 @@ from ._calcjit import (  # noqa: F401 (re-exported)
     is_isa_supported,
 )
 from ._calcjit import __version__  # noqa: F401
+from . import _arguments as _args
 from ._groups import query_offsets, query_starts
 from ._pandas import evaluate_dataframe as _evaluate_dataframe
 
@@ -85,6 +86,9 @@ def _evaluate(self, inputs=None, *, group=None, n=None, out=None, copy=True):
     query j at offsets[j] + k, as in the inputs). The GIL is released while
     the native code runs. Raises calcjit.Error naming the input at fault.
     """
+    if n is not None:
+        n = _args.check_count("evaluate", "n", n)
+    _args.check_bool("evaluate", "copy", copy)
     offsets = None
     if group is not None:
         offsets = query_offsets(group)
@@ -123,3 +127,98 @@ def evaluate_dataframe(target, df, group_by=None, outputs=None):
     """Evaluates a FeatureSet (compiled with backend 'auto'), an Engine or a
     ServingEngine over a DataFrame; see Engine.evaluate_dataframe."""
     return target.evaluate_dataframe(df, group_by=group_by, outputs=outputs)
+
+
+# The public entry points check their arguments first (_arguments.py): a
+# wrong type or value names the function and the argument.
+_native_read_file = FeatureSet.read_file
+_native_parse = FeatureSet.parse
+_native_serialize = FeatureSet.serialize
+_native_compile = FeatureSet.compile
+_native_serving_init = ServingEngine.__init__
+_native_reload = ServingEngine.reload
+_native_set_shadow = ServingEngine.set_shadow
+_native_is_backend_available = is_backend_available
+_native_is_isa_supported = is_isa_supported
+
+
+def _options(where, options):
+    options = _args.check_engine_options(where, options)
+    if options.get("disabled_passes", ()) is None:
+        del options["disabled_passes"]
+    return options
+
+
+def _read_file_checked(path, format=None):
+    """Reads and checks a set from a file (.calc, .json, .pb or .binpb, or `format`)."""
+    _args.check_path("read_file", "path", path)
+    _args.check_optional_str("read_file", "format", format)
+    return _native_read_file(path, format)
+
+
+def _parse_checked(data, format=None):
+    """Parses and checks a set: str (text, or JSON with format='json') or bytes."""
+    _args.check_set_data("parse", "data", data)
+    _args.check_optional_str("parse", "format", format)
+    return _native_parse(data, format)
+
+
+def _serialize_checked(self, format):
+    """The set as 'calc' text or 'json' (str), or 'pb' binary protobuf (bytes)."""
+    return _native_serialize(self, _args.check_str("serialize", "format", format))
+
+
+def _compile_checked(self, **options):
+    """Compiles the set: backend ('auto', 'vm', 'jit', 'reference'), outputs (default:
+    every definition), isa, disabled_passes, block_size, jit_node_limit, jit_parallel,
+    jit_piece_nodes, reuse_compiled (keyword arguments)."""
+    return _native_compile(self, **_options("compile", options))
+
+
+def _serving_init_checked(self, set, format=None, **options):
+    """Serves a FeatureSet, or a set given as str/bytes; keyword arguments as compile()."""
+    if not isinstance(set, FeatureSet):
+        _args.check_set_data("ServingEngine", "set", set)
+    _args.check_optional_str("ServingEngine", "format", format)
+    _native_serving_init(self, set, format, **_options("ServingEngine", options))
+
+
+def _reload_checked(self, set, format=None):
+    """Checks and compiles a new version, then swaps it in; returns its number."""
+    if not isinstance(set, FeatureSet):
+        _args.check_set_data("reload", "set", set)
+    _args.check_optional_str("reload", "format", format)
+    return _native_reload(self, set, format)
+
+
+def _set_shadow_checked(self, fraction, *, backend="reference", candidate=None, max_recorded=32):
+    """Also computes a fraction (0 to 1) of evaluations with another backend, or a
+    candidate set, and compares them bit for bit. 0 stops it."""
+    _args.check_fraction("set_shadow", "fraction", fraction)
+    _args.check_str("set_shadow", "backend", backend)
+    if candidate is not None and not isinstance(candidate, FeatureSet):
+        raise TypeError("set_shadow(): candidate must be a FeatureSet or None, "
+                        f"not {type(candidate).__name__}")
+    _args.check_count("set_shadow", "max_recorded", max_recorded)
+    _native_set_shadow(self, fraction, backend=backend, candidate=candidate,
+                       max_recorded=max_recorded)
+
+
+def is_backend_available(backend):  # noqa: F811 (the checked version)
+    """Whether this build and machine can run the backend ('reference', 'vm', 'jit', 'auto')."""
+    return _native_is_backend_available(_args.check_str("is_backend_available", "backend",
+                                                        backend))
+
+
+def is_isa_supported(name):  # noqa: F811 (the checked version)
+    """Whether this CPU runs the instruction set ('auto', 'x86-64', 'avx2', 'avx512')."""
+    return _native_is_isa_supported(_args.check_str("is_isa_supported", "name", name))
+
+
+FeatureSet.read_file = staticmethod(_read_file_checked)
+FeatureSet.parse = staticmethod(_parse_checked)
+FeatureSet.serialize = _serialize_checked
+FeatureSet.compile = _compile_checked
+ServingEngine.__init__ = _serving_init_checked
+ServingEngine.reload = _reload_checked
+ServingEngine.set_shadow = _set_shadow_checked

@@ -7,6 +7,12 @@ numbers; a query input takes its value from the first row of each query; an
 input without a column takes its declared default (an error without one);
 columns the set does not read are ignored; a DataFrame without rows is zero
 queries (nothing is computed; every output column is empty).
+
+Missing values (None, NaN, pd.NA, NaT is refused with its column) are NaN, as
+an empty cell is NaN in a CSV file: the set's formulas decide what NaN means.
+Columns of complex numbers, datetimes, strings or Python objects are a
+TypeError, never converted; values beyond the float32 range are refused as
+the CLI refuses them.
 """
 
 import numpy as np
@@ -14,14 +20,23 @@ import numpy as np
 from ._groups import _error, query_offsets
 
 
+# Real numbers: float, int, unsigned, bool (numpy's and pandas' nullable ones).
+_NUMBER_KINDS = "fiub"
+
+
 def _float32(series):
-    """A column as float32; missing values (None, pd.NA) become NaN."""
+    """A column as float32, or float64 (the engine checks its range as it
+    converts); missing values (None, pd.NA) become NaN."""
     if series.dtype == np.float32:
         return series.to_numpy()
+    if series.dtype.kind not in _NUMBER_KINDS:
+        raise TypeError(f"column '{series.name}' has dtype {series.dtype}: calcjit reads "
+                        "columns of real numbers (float, int or bool); convert it first, e.g. "
+                        f"df['{series.name}'].astype('float32')")
     try:
-        return series.to_numpy(dtype=np.float32, na_value=np.nan)
+        return series.to_numpy(dtype=np.float64, na_value=np.nan)
     except (TypeError, ValueError) as e:
-        raise _error(f"column '{series.name}' ({series.dtype}) cannot be read as float32: {e}",
+        raise _error(f"column '{series.name}' ({series.dtype}) cannot be read as numbers: {e}",
                      str(series.name)) from None
 
 
@@ -33,7 +48,7 @@ def _vector(df, info):
         if len(cells) == 0:
             return np.zeros((0, d), dtype=np.float32)
         try:
-            values = np.array([np.asarray(c, dtype=np.float32) for c in cells], dtype=np.float32)
+            values = np.array([np.asarray(c, dtype=np.float64) for c in cells], dtype=np.float64)
         except (TypeError, ValueError) as e:
             raise _error(f"column '{info.name}' must hold sequences of {d} numbers: {e}",
                          info.name) from None
@@ -50,7 +65,7 @@ def _vector(df, info):
         raise _error(f"column '{missing}' is missing (vector input '{info.name}' has "
                      f"dimension {d})", info.name)
     return np.ascontiguousarray(np.column_stack([_float32(df[name]) for name in names])
-                                .reshape(len(df), d), dtype=np.float32)
+                                .reshape(len(df), d), dtype=np.float64)
 
 
 def evaluate_dataframe(target, df, group_by=None, outputs=None):

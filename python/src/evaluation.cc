@@ -55,9 +55,71 @@ std::string ScopeText(const InputInfo& input) {
                                    : std::string("scalar"));
 }
 
+// A masked array's mask is data calcjit cannot honour: refused when anything
+// is masked (x.filled(np.nan) says what to evaluate instead), its data taken
+// when nothing is. Only ndarray subclasses can be masked: the plain ndarray
+// (the hot path) costs one type comparison.
+py::object Unmasked(py::handle value, const std::string& what, const std::string& name) {
+  if (!py::isinstance<py::array>(value) ||
+      Py_TYPE(value.ptr()) ==
+          reinterpret_cast<PyTypeObject*>(py::detail::npy_api::get().PyArray_Type_)) {
+    return py::reinterpret_borrow<py::object>(value);
+  }
+  const py::module_ ma = py::module_::import("numpy.ma");
+  if (!py::isinstance(value, ma.attr("MaskedArray"))) {
+    return py::reinterpret_borrow<py::object>(value);
+  }
+  const auto masked = py::cast<std::size_t>(ma.attr("count_masked")(value));
+  if (masked > 0) {
+    RaiseUserError(what + " '" + name + "' is a masked array with " + std::to_string(masked) +
+                       " masked element" + (masked == 1 ? "" : "s") +
+                       ": calcjit has no missing value but NaN; pass " + name +
+                       ".filled(np.nan) to evaluate them as NaN",
+                   name);
+  }
+  return value.attr("data");
+}
+
+// Only real numbers are data: complex (the imaginary part would be dropped),
+// datetimes, strings and objects are refused, not converted. Values of a
+// wider float that round to infinity in float32 are refused as the CLI
+// refuses them in a CSV cell; infinities and NaN themselves are values.
+void CheckConvertible(const py::object& source, const std::string& what, const std::string& name) {
+  const py::dtype dtype = py::reinterpret_borrow<py::array>(source).dtype();
+  const char kind = dtype.kind();
+  if (kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b') {
+    const std::string type = py::str(static_cast<py::handle>(dtype)).cast<std::string>();
+    const char* what_it_is = kind == 'c'                  ? "complex numbers"
+                             : kind == 'M'                ? "datetimes"
+                             : kind == 'm'                ? "durations"
+                             : kind == 'U' || kind == 'S' ? "strings"
+                             : kind == 'O'                ? "Python objects"
+                                                          : "not numbers";
+    throw py::type_error(what + " '" + name + "' has dtype " + type + " (" + what_it_is +
+                         "): calcjit reads real numbers (float, int or bool arrays)");
+  }
+  if (kind != 'f' || dtype.itemsize() <= 4) return;
+  const py::module_ numpy = py::module_::import("numpy");
+  // The smallest magnitude that rounds to infinity: FLT_MAX + half an ulp.
+  constexpr double kOverflow = 3.4028235677973366e38;
+  const py::object big =
+      numpy.attr("logical_and")(numpy.attr("isfinite")(source),
+                                numpy.attr("greater_equal")(numpy.attr("abs")(source), kOverflow));
+  if (!py::cast<bool>(big.attr("any")())) return;
+  const auto index = py::cast<std::size_t>(numpy.attr("argmax")(big.attr("ravel")()));
+  const std::string shown = py::repr(source.attr("ravel")()[py::int_(index)]).cast<std::string>();
+  RaiseUserError(what + " '" + name + "' holds " + shown + " (at flat index " +
+                     std::to_string(index) +
+                     "), beyond the float32 range: it would become infinity (pass inf to mean "
+                     "infinity)",
+                 name);
+}
+
 // The value as a float32 array the engine can read in place: the caller's
 // own array when it already is one, else (copy=True) one conversion.
-py::array AsFloat32(py::handle value, const std::string& what, const std::string& name, bool copy) {
+py::array AsFloat32(py::handle given, const std::string& what, const std::string& name, bool copy) {
+  // Owned: a masked array's data is a new object.
+  const py::object value = Unmasked(given, what, name);
   if (IsUsableInPlace(value)) return py::reinterpret_borrow<py::array>(value);
   const py::module_ numpy = py::module_::import("numpy");
   // A single number (a query scalar) is no data to copy: copy=False takes it.
@@ -69,8 +131,17 @@ py::array AsFloat32(py::handle value, const std::string& what, const std::string
                        "accepted (np.ascontiguousarray(x, dtype=np.float32) makes one)",
                    name);
   }
+  py::object source;
   try {
-    return numpy.attr("require")(value, "float32", "CA");
+    source = numpy.attr("asarray")(value);
+  } catch (py::error_already_set& error) {
+    throw py::type_error(
+        what + " '" + name + "' (" + Describe(value) +
+        ") is not an array of numbers: " + py::str(error.value()).cast<std::string>());
+  }
+  CheckConvertible(source, what, name);
+  try {
+    return numpy.attr("require")(source, "float32", "CA");
   } catch (py::error_already_set& error) {
     RaiseUserError(
         what + " '" + name + "' (" + Describe(value) +
@@ -125,13 +196,13 @@ std::vector<CallInput> ConvertInputs(EvaluationTarget& target, const Schema& sch
   std::vector<CallInput> inputs;
   if (arguments.inputs.is_none()) return inputs;
   if (!py::hasattr(arguments.inputs, "items")) {
-    RaiseUserError("inputs must be a mapping (a dict) from input names to arrays, not " +
-                   Describe(arguments.inputs));
+    throw py::type_error("inputs must be a mapping (a dict) from input names to arrays, not " +
+                         Describe(arguments.inputs));
   }
   for (py::handle item : arguments.inputs.attr("items")()) {
     const py::tuple pair = py::reinterpret_borrow<py::tuple>(item);
     if (!py::isinstance<py::str>(pair[0])) {
-      RaiseUserError("input names must be strings, not " + Describe(pair[0]));
+      throw py::type_error("input names must be strings, not " + Describe(pair[0]));
     }
     std::string name = pair[0].cast<std::string>();
     if (pair[1].is_none()) continue;  // unbound: the default applies
@@ -192,13 +263,13 @@ std::vector<py::array> BindOutputs(EvaluationTarget& target, const Schema& schem
   std::vector<std::optional<py::array>> given(schema.outputs.size());
   if (!arguments.out.is_none()) {
     if (!py::hasattr(arguments.out, "items")) {
-      RaiseUserError("out must be a mapping (a dict) from output names to arrays, not " +
-                     Describe(arguments.out));
+      throw py::type_error("out must be a mapping (a dict) from output names to arrays, not " +
+                           Describe(arguments.out));
     }
     for (py::handle item : arguments.out.attr("items")()) {
       const py::tuple pair = py::reinterpret_borrow<py::tuple>(item);
       if (!py::isinstance<py::str>(pair[0])) {
-        RaiseUserError("output names must be strings, not " + Describe(pair[0]));
+        throw py::type_error("output names must be strings, not " + Describe(pair[0]));
       }
       const std::string name = pair[0].cast<std::string>();
       // Never converted: the results would go to the copy.

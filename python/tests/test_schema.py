@@ -65,7 +65,7 @@ def test_parse_defaults_to_text_for_str_and_protobuf_for_bytes(ranking):
     assert calcjit.parse(RANKING.read_text()).outputs == ranking.outputs
     assert calcjit.parse(ranking.serialize("pb")).outputs == ranking.outputs
     assert calcjit.parse(RANKING.read_bytes(), "calc").outputs == ranking.outputs
-    with pytest.raises(TypeError, match="str .* or bytes"):
+    with pytest.raises(TypeError, match=r"parse\(\): data must be str .* or bytes, not int"):
         calcjit.parse(42)
 
 
@@ -80,7 +80,7 @@ def test_backends(ranking):
             assert engine.backend_note == ""
     assert calcjit.is_isa_supported("x86-64")
     assert ranking.compile(outputs="score").outputs == ["score"]  # one name
-    with pytest.raises(calcjit.Error, match="list of output names"):
+    with pytest.raises(TypeError, match=r"compile\(\): outputs\[0\] must be a str, not int"):
         ranking.compile(outputs=[1])
     vm = ranking.compile(backend="vm", isa="x86-64", outputs=["score"])
     assert vm.isa == "x86-64"

@@ -1,5 +1,7 @@
 #include "calcjit/status.h"
 
+#include "common/utf8.h"
+
 namespace calcjit {
 
 namespace {
@@ -10,6 +12,36 @@ const std::string& EmptyString() {
 const std::vector<Diagnostic>& NoDiagnostics() {
   static const std::vector<Diagnostic>* const kNone = new std::vector<Diagnostic>();
   return *kNone;
+}
+// Messages and locations quote names and source text, which may hold any
+// byte: control characters (a NUL would cut a C caller's message, a newline
+// forge a line of output) and bytes that are not UTF-8 (Java and Python
+// strings must decode) are shown as \xNN instead of carried raw.
+std::string Printable(std::string text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t length = Utf8SequenceLength(std::string_view(text).substr(i));
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (length == 0 || byte < 0x20 || byte == 0x7F) break;
+    i += length;
+  }
+  if (i == text.size()) return text;  // the common case: nothing to escape
+  std::string out = text.substr(0, i);
+  static constexpr char kHex[] = "0123456789abcdef";
+  while (i < text.size()) {
+    const std::size_t length = Utf8SequenceLength(std::string_view(text).substr(i));
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (length == 0 || byte < 0x20 || byte == 0x7F) {
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xF];
+      ++i;
+    } else {
+      out.append(text, i, length);
+      i += length;
+    }
+  }
+  return out;
 }
 }  // namespace
 
@@ -28,6 +60,14 @@ Status Status::Errors(ErrorKind kind, std::vector<Diagnostic> diagnostics) {
   Status status;
   if (kind == ErrorKind::kOk) kind = ErrorKind::kInternal;  // an error is never "ok"
   if (diagnostics.empty()) diagnostics.push_back(Diagnostic{"", "unknown error"});
+  for (Diagnostic& d : diagnostics) {
+    d.location = Printable(std::move(d.location));
+    d.message = Printable(std::move(d.message));
+    // The last defence against a message that quotes megabytes of input.
+    // (Locations are not cut: a field path 10,000 levels deep is the answer.)
+    constexpr std::size_t kMaxMessage = 64 * 1024;
+    if (d.message.size() > kMaxMessage) d.message = Excerpt(d.message, kMaxMessage);
+  }
   status.rep_ = std::make_shared<const Rep>(Rep{kind, std::move(diagnostics)});
   return status;
 }

@@ -1,5 +1,7 @@
 #include "dsl/json_dom.h"
 
+#include "common/utf8.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <exception>
@@ -67,6 +69,9 @@ std::string CleanParseMessage(std::string what) {
   } else if (what.rfind("parse error: ", 0) == 0) {
     what.erase(0, 13);
   }
+  // nlohmann quotes the offending token whole (a 100 KB number): keep its start.
+  constexpr std::size_t kMaxMessage = 200;
+  if (what.size() > kMaxMessage) what = Excerpt(what, kMaxMessage);
   return what;
 }
 

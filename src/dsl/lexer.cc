@@ -2,8 +2,8 @@
 
 #include <limits>
 
+#include "common/utf8.h"
 #include "dsl/float_text.h"
-#include "dsl/utf8.h"
 #include "ir/op.h"
 
 namespace calcjit::dsl {
@@ -152,7 +152,15 @@ Token Lexer::LexSymbol(ir::TextPos pos, std::size_t begin) {
   const std::size_t length = Utf8SequenceLength(rest);
   const std::string shown(source_.substr(offset_, length == 0 ? 1 : length));
   for (std::size_t i = 0; i < (length == 0 ? 1 : length); ++i) Advance();
-  if (length == 0) return Error(pos, "invalid UTF-8 byte in the source");
+  // Status escapes control characters and invalid bytes (\x00, \xff), so
+  // the message shows what is there and never carries it raw.
+  if (length == 0) return Error(pos, "invalid UTF-8 byte '" + shown + "' in the source");
+  if (shown == "\xEF\xBB\xBF") {
+    // Invisible in an editor: named, not shown.
+    return Error(pos,
+                 "unexpected byte order mark (U+FEFF): one is only skipped at the very "
+                 "start of the text");
+  }
   return Error(pos, "unexpected character '" + shown + "'");
 }
 
@@ -170,19 +178,18 @@ Token Lexer::LexNumber(ir::TextPos pos, std::size_t begin) {
   }
   if (IsNameChar(Peek())) {
     while (IsNameChar(Peek())) Advance();
-    return Error(pos,
-                 "malformed number '" + std::string(source_.substr(begin, offset_ - begin)) + "'");
+    return Error(pos, "malformed number '" + Excerpt(source_.substr(begin, offset_ - begin)) + "'");
   }
   Token token = Make(TokenKind::kNumber, pos, begin);
   switch (ParseDecimalFloat(token.source, &token.number)) {
     case FloatParse::kOk:
       return token;
     case FloatParse::kOverflow:
-      return Error(pos, "number " + std::string(token.source) + " is beyond the float32 range");
+      return Error(pos, "number " + Excerpt(token.source) + " is beyond the float32 range");
     case FloatParse::kSyntax:
       break;
   }
-  return Error(pos, "malformed number '" + std::string(token.source) + "'");
+  return Error(pos, "malformed number '" + Excerpt(token.source) + "'");
 }
 
 Token Lexer::LexName(ir::TextPos pos, std::size_t begin) {

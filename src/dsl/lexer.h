@@ -46,7 +46,10 @@ std::string Describe(const Token& token);
 
 class Lexer {
  public:
-  explicit Lexer(std::string_view source) : source_(source) {}
+  // A UTF-8 byte order mark at the very start is skipped (editors on Windows
+  // write one; the JSON reader skips it too); it does not count as a column.
+  explicit Lexer(std::string_view source)
+      : source_(source), offset_(source.starts_with("\xEF\xBB\xBF") ? 3 : 0) {}
 
   Token Next();
 
@@ -68,7 +71,7 @@ class Lexer {
   Token LexSymbol(ir::TextPos pos, std::size_t begin);
 
   std::string_view source_;
-  std::size_t offset_ = 0;
+  std::size_t offset_;
   std::uint32_t line_ = 1;
   std::uint32_t column_ = 1;
 };

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "common/utf8.h"
 #include "ir/checked_set.h"
 #include "ir/limits.h"
 #include "ir/location.h"
@@ -57,7 +58,7 @@ class Checker {
   template <typename Location>
   void CheckNameLength(NameId name, Location location) {
     if (ir_.NameOf(name).size() > kMaxNameBytes) {
-      Error(location(), "name " + Quoted(ir_.NameOf(name)) + " is longer than " +
+      Error(location(), "name " + Quoted(Excerpt(ir_.NameOf(name))) + " is longer than " +
                             std::to_string(kMaxNameBytes) + " bytes");
     }
   }

@@ -2,8 +2,6 @@
 #include "calcjit/feature_set.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "dsl/json_reader.h"
 #include "dsl/json_writer.h"
@@ -15,6 +13,7 @@
 #include "runtime/caches.h"
 #include "runtime/internal.h"
 #include "runtime/model_loading.h"
+#include "runtime/set_file.h"
 
 namespace calcjit {
 
@@ -118,18 +117,15 @@ Result<FeatureSet> FeatureSet::ReadFile(const std::string& path, std::optional<F
     return UserError("cannot tell the format of '" + path +
                      "' from its extension (.calc, .json, .pb, .binpb); name it explicitly");
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return RuntimeError("cannot open '" + path + "'");
-  std::ostringstream contents;
-  contents << file.rdbuf();
-  if (file.bad()) return RuntimeError("cannot read '" + path + "'");
+  Result<std::string> contents = internal::ReadSetFile(path, "feature set");
+  if (!contents.ok()) return contents.status();
   // Models are found next to the set unless the caller says otherwise.
   LoadOptions with_root = options;
   if (with_root.model_root.empty()) {
     const std::filesystem::path folder = std::filesystem::path(path).parent_path();
     with_root.model_root = folder.empty() ? "." : folder.string();
   }
-  Result<FeatureSet> set = Parse(contents.str(), *format, with_root);
+  Result<FeatureSet> set = Parse(*contents, *format, with_root);
   if (set.ok()) return set;
   // Prefix every location with the file, as compilers do.
   std::vector<Diagnostic> diagnostics = set.status().diagnostics();

@@ -1,12 +1,12 @@
 // Model formats by name, and a model on its own as a set (FeatureSet::
 // FromModel): the "load a model and infer" of the Java and Python frontends.
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "calcjit/feature_set.h"
 #include "ir/model_format.h"
+#include "model/tree_model.h"
 #include "runtime/model_loading.h"
+#include "runtime/set_file.h"
 
 namespace calcjit {
 
@@ -109,12 +109,10 @@ Result<FeatureSet> FeatureSet::ReadModel(const std::string& path,
     return UserError("cannot tell the model format of '" + path +
                      "' from its extension (.json XGBoost, .txt LightGBM, .onnx); name it");
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return RuntimeError("cannot open '" + path + "'");
-  std::ostringstream contents;
-  contents << file.rdbuf();
-  if (file.bad()) return RuntimeError("cannot read '" + path + "'");
-  return FromModel(contents.str(), *format);
+  Result<std::string> contents =
+      internal::ReadSetFile(path, "model", model::kMaxModelFileBytes);
+  if (!contents.ok()) return contents.status();
+  return FromModel(*contents, *format);
 }
 
 }  // namespace calcjit

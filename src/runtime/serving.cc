@@ -104,7 +104,9 @@ void ServingState::WaitForJit() const {
 
 Status ServingState::SetShadow(const ShadowOptions& options) {
   if (!(options.fraction >= 0.0 && options.fraction <= 1.0)) {
-    return UserError("the shadow fraction must be between 0 and 1");
+    char shown[32];
+    std::snprintf(shown, sizeof shown, "%g", options.fraction);
+    return UserError(std::string("the shadow fraction is ") + shown + ": it must be from 0 to 1");
   }
   if (options.fraction > 0.0) {
     // A shadow that cannot run against the served inputs would be dropped on

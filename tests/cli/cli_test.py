@@ -4,10 +4,14 @@
 Usage: cli_test.py PATH/TO/calcjit
 """
 import os
+import signal
+import stat
 import struct
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unittest
 
 CALCJIT = None
@@ -231,6 +235,30 @@ class EvalTest(unittest.TestCase):
             self.assertEqual(result.returncode, 0, result.stderr)
             alone.extend(out.splitlines()[1:])
         self.assertEqual(grouped.splitlines()[1:], alone)
+
+    def test_unterminated_quote_names_the_line_where_it_opened(self):
+        csv = 'x,k\n1,a\n2,"b\n3,c\n4,d\n'
+        for extra in ((), ('--group-by', 'x'), ('--group-by', 'x', '--chunk-bytes', '1')):
+            result, out = self.eval('f = x;\n', csv, *extra)
+            self.assertEqual(result.returncode, 1, extra)
+            self.assertIn('line 3: error: unterminated quoted field (the quote opened on line 3',
+                          result.stderr, extra)
+            self.assertIsNone(out)
+
+    def test_control_characters_in_cells_and_headers_are_shown_escaped(self):
+        result, out = self.eval('f = x;\n', 'x\n1\x00\n')
+        self.assertEqual(result.returncode, 1)
+        self.assertNotIn('\x00', result.stderr)
+        self.assertIn("cannot read '1\\x00' as a number", result.stderr)
+        result, out = self.eval('f = x + `a\x1bb`;\n', 'x\n1\n')
+        self.assertEqual(result.returncode, 1)
+        self.assertNotIn('\x1b', result.stderr)
+        self.assertIn('a\\x1bb', result.stderr)
+
+    def test_byte_order_mark_starts_a_set_file_and_a_csv_file(self):
+        result, out = self.eval('\ufeffinput x;\nf = x + 1;\n', '\ufeffx\n1\n')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(out, 'f\n2\n')
 
     def test_outputs_order_and_subset(self):
         result, out = self.eval('a = x + 1;\nb = x + 2;\nc = y;\n', 'x\n1\n', '--outputs', 'b,a')
@@ -482,6 +510,301 @@ class ModelsTest(unittest.TestCase):
         self.assertEqual(result.returncode, 1)
         self.assertIn('leads outside the model root', result.stderr)
 
+class OutputTest(unittest.TestCase):
+    """Every command that writes a file (eval --output, print -o, graph -o)
+    writes what the path names and never loses data (cli/output_file.h)."""
+
+    SET = 'input x;\ny = x * 2;\n'
+    CSV = 'x\n1\n2\n'
+    RESULT = 'y\n2\n4\n'
+
+    def setUp(self):
+        self.dir = Workdir()
+        self.set = self.dir.write('set.calc', self.SET)
+        self.csv = self.dir.write('in.csv', self.CSV)
+
+    def eval_to(self, output, *extra, **kwargs):
+        return subprocess.run([CALCJIT, 'eval', self.set, '--input', self.csv, '--output', output,
+                               *extra], capture_output=True, text=True, **kwargs)
+
+    def writers(self, output):
+        """The same output through each command: (name, result, what it writes)."""
+        yield 'eval', self.eval_to(output), self.RESULT
+        yield 'print', run('print', self.set, '-o', output), self.SET
+        yield 'graph', run('graph', self.set, '-o', output), None
+
+    def leftovers(self):
+        return sorted(n for n in os.listdir(self.dir.tmp.name) if 'calcjit' in n)
+
+    def test_new_file_gets_the_umask_mode(self):
+        old = os.umask(0o027)
+        try:
+            for command, result, expected in self.writers(self.dir.path('new.out')):
+                self.assertEqual(result.returncode, 0, result.stderr)
+                mode = stat.S_IMODE(os.stat(self.dir.path('new.out')).st_mode)
+                self.assertEqual(mode, 0o640, command)
+                os.remove(self.dir.path('new.out'))
+        finally:
+            os.umask(old)
+        self.assertEqual(self.leftovers(), [])
+
+    def test_existing_file_keeps_its_permissions_and_is_replaced_whole(self):
+        out = self.dir.write('out.csv', 'old contents\n')
+        os.chmod(out, 0o604)
+        for command, result, expected in self.writers(out):
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(stat.S_IMODE(os.stat(out).st_mode), 0o604, command)
+            if expected is not None:
+                self.assertEqual(self.dir.read('out.csv'), expected, command)
+        self.assertEqual(self.leftovers(), [])
+
+    def test_symbolic_link_stays_a_link_and_its_target_is_written(self):
+        target = self.dir.write('target.csv', 'old\n')
+        os.chmod(target, 0o640)
+        link = self.dir.path('link.csv')
+        os.symlink('target.csv', link)  # relative: resolved from the link's folder
+        for command, result, expected in self.writers(link):
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertTrue(os.path.islink(link), command)
+            self.assertEqual(stat.S_IMODE(os.stat(target).st_mode), 0o640, command)
+            if expected is not None:
+                self.assertEqual(self.dir.read('target.csv'), expected, command)
+
+    def test_dangling_link_creates_its_target(self):
+        link = self.dir.path('dangling.csv')
+        os.symlink('made.csv', link)
+        result = self.eval_to(link)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertTrue(os.path.islink(link))
+        self.assertEqual(self.dir.read('made.csv'), self.RESULT)
+
+    def test_dash_is_standard_output(self):
+        result = self.eval_to('-')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, self.RESULT)
+        self.assertFalse(os.path.exists(self.dir.path('-')))
+        result = subprocess.run([CALCJIT, 'print', self.set, '-o', '-'], capture_output=True,
+                                text=True, cwd=self.dir.tmp.name)
+        self.assertEqual(result.stdout, self.SET)
+        self.assertFalse(os.path.exists(self.dir.path('-')))
+
+    def test_character_device_is_written_through(self):
+        result = self.eval_to('/dev/stdout')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, self.RESULT)
+        result = self.eval_to('/dev/null')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertTrue(stat.S_ISCHR(os.stat('/dev/null').st_mode))
+
+    def test_fifo_is_written_through_and_stays_a_fifo(self):
+        fifo = self.dir.path('pipe')
+        os.mkfifo(fifo)
+        received = []
+
+        def read_all():
+            with open(fifo) as pipe:
+                received.append(pipe.read())
+        reader = threading.Thread(target=read_all)
+        reader.start()
+        result = self.eval_to(fifo)
+        reader.join(timeout=30)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(received, [self.RESULT])
+        self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode))
+
+    def test_output_that_is_an_input_is_refused_and_left_alone(self):
+        link = self.dir.path('link-to-input.csv')
+        os.symlink(self.csv, link)
+        hard = self.dir.path('hard-link.csv')
+        os.link(self.csv, hard)
+        for output in (self.csv, link, hard, self.set):
+            result = self.eval_to(output)
+            self.assertEqual(result.returncode, 1, output)
+            self.assertIn('is the same file as the input', result.stderr)
+            self.assertIn('nothing was written', result.stderr)
+        for command in ('print', 'graph'):
+            result = run(command, self.set, '-o', self.set)
+            self.assertEqual(result.returncode, 1, command)
+            self.assertIn("is the same file as the input '%s'" % self.set, result.stderr)
+        self.assertEqual(self.dir.read('in.csv'), self.CSV)
+        self.assertEqual(self.dir.read('set.calc'), self.SET)
+        self.assertTrue(os.path.islink(link))
+        self.assertEqual(self.leftovers(), [])
+
+    def test_error_leaves_the_old_file_and_no_temporary(self):
+        out = self.dir.write('out.csv', 'precious\n')
+        self.dir.write('in.csv', 'x\nnot-a-number\n')
+        for extra in ((), ('--group-by', 'x')):
+            result = self.eval_to(out, *extra)
+            self.assertEqual(result.returncode, 1)
+            self.assertEqual(self.dir.read('out.csv'), 'precious\n')
+        self.assertEqual(self.leftovers(), [])
+
+    def test_error_writes_nothing_to_a_stream(self):
+        self.dir.write('in.csv', 'x\n1\nbad\n')
+        result = self.eval_to('-', '--group-by', 'x', '--chunk-bytes', '1')
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stdout, '')
+        self.assertIn('bad', result.stderr)
+
+    def test_read_only_file_and_directory_are_refused(self):
+        out = self.dir.write('ro.csv', 'keep\n')
+        os.chmod(out, 0o444)
+        if os.geteuid() != 0:  # root may write anything
+            result = self.eval_to(out)
+            self.assertEqual(result.returncode, 1)
+            self.assertEqual(self.dir.read('ro.csv'), 'keep\n')
+        result = self.eval_to(self.dir.tmp.name)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('is a directory', result.stderr)
+        result = self.eval_to(self.dir.path('no-such-folder/out.csv'))
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('cannot create a temporary file', result.stderr)
+
+    def test_signal_removes_the_temporary_file(self):
+        # The input is a FIFO the test writes: with --group-by and tiny
+        # chunks, eval writes the first chunk to its temporary file, then
+        # waits for more rows; the signal arrives while it waits.
+        for signal_number in (signal.SIGINT, signal.SIGTERM):
+            fifo = self.dir.path('rows')
+            os.mkfifo(fifo)
+            out = self.dir.write('out.csv', 'precious\n')
+            process = subprocess.Popen(
+                [CALCJIT, 'eval', self.set, '--input', fifo, '--output', out,
+                 '--group-by', 'x', '--chunk-bytes', '1'],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            writer = open(fifo, 'w')
+            writer.write('x\n1\n2\n3\n')
+            writer.flush()
+            deadline = time.monotonic() + 30
+            while not self.leftovers() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            self.assertEqual(len(self.leftovers()), 1)
+            temporary = self.dir.path(self.leftovers()[0])
+            deadline = time.monotonic() + 30
+            while os.path.getsize(temporary) == 0 and time.monotonic() < deadline:
+                time.sleep(0.01)  # the first chunk is written: it is waiting
+            process.send_signal(signal_number)
+            process.wait(timeout=30)
+            writer.close()
+            process.stdout.close()
+            process.stderr.close()
+            self.assertEqual(process.returncode, -signal_number)
+            self.assertEqual(self.leftovers(), [])
+            self.assertEqual(self.dir.read('out.csv'), 'precious\n')
+            os.remove(fifo)
+
+
+class HostileInputTest(unittest.TestCase):
+    """Input an adversary would write: every one a clear, short error."""
+
+    def setUp(self):
+        self.dir = Workdir()
+
+    def check(self, name, data):
+        return run('check', self.dir.write(name, data))
+
+    def test_overlong_numbers_names_and_cells_give_short_messages(self):
+        digits = '1' + '0' * 100000
+        for name, data in (('n.calc', 'f = %s;\n' % digits),
+                           ('m.calc', 'f = 1.%s.5;\n' % digits),
+                           ('n.json', '{"features": [{"name": "f", "expression": '
+                                      '{"constant": %s}}]}' % digits),
+                           ('long.calc', '`%s` = 1;\n' % ('a' * 100000))):
+            result = self.check(name, data)
+            self.assertEqual(result.returncode, 1, name)
+            self.assertLess(len(result.stderr), 1000, name)
+            self.assertIn('...', result.stderr, name)
+        set_path = self.dir.write('s.calc', 'input x;\nf = x;\n')
+        in_path = self.dir.write('in.csv', 'x\n%s\n' % ('9' * 100000))
+        result = run('eval', set_path, '--input', in_path, '--output', self.dir.path('o.csv'))
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('beyond the float32 range', result.stderr)
+        self.assertLess(len(result.stderr), 1000)
+
+    def test_sizes_too_large_for_memory_are_an_error_not_an_abort(self):
+        set_path = self.dir.write('s.calc', 'input x;\nf = x * 2;\n')
+        for args in (('bench', set_path, '--items', str(10 ** 15)),
+                     ('demo', '--items', str(10 ** 15))):
+            result = run(*args)
+            self.assertEqual(result.returncode, 1, args)
+            self.assertIn('out of memory', result.stderr, args)
+        result = run('bench', set_path, '--seconds', '-1')
+        self.assertEqual(result.returncode, 1)
+
+    def test_nesting_and_dimensions_beyond_the_limits(self):
+        deep = 'f = ' + '(' * 100000 + 'x' + ')' * 100000 + ';\n'
+        result = self.check('deep.calc', deep)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('nested deeper than', result.stderr)
+        result = self.check('deep.json', '{"features": ' + '[' * 200000 + ']' * 200000 + '}')
+        self.assertEqual(result.returncode, 1)
+        result = self.check('groups.pb', b'\x7b' * 100000 + b'\x7c' * 100000)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('groups nested deeper than', result.stderr)
+        for dimension in ('0', '65537', '4294967297', '99999999999999999999'):
+            result = self.check('dim.calc', 'input v: item[%s];\nf = norm(v);\n' % dimension)
+            self.assertEqual(result.returncode, 1, dimension)
+            self.assertIn('65536', result.stderr, dimension)
+        result = self.check('dim.json', '{"inputs": [{"name": "v", "dimension": 4294967297}]}')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('out of range', result.stderr)
+
+    def test_names_never_reach_the_terminal_raw(self):
+        # A name may hold any character; what the commands print shows
+        # control characters (ESC starts a terminal escape sequence, U+009B
+        # is one in C1) as \xNN.
+        text = 'input `a\x1b[2Jb`;\n`f\u009b` = `a\x1b[2Jb` + `z\x00` + `q"]`;\n'
+        set_path = self.dir.write('names.calc', text)
+        result = run('check', set_path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn('z\\x00', result.stdout)
+        in_path = self.dir.write('in.csv', 'a\x1b[2Jb,z\x00,"q""]"\n1,2,3\n')
+        result = run('explain', set_path, 'f\u009b', '--input', in_path, '--row', '1')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        result_graph = run('graph', set_path)
+        self.assertEqual(result_graph.returncode, 0, result_graph.stderr)
+        for output in (result.stdout, result_graph.stdout):
+            self.assertNotIn('\x1b', output)
+            self.assertNotIn('\x00', output)
+            self.assertNotIn('\u009b', output)
+        self.assertIn('a\\x1b[2Jb', result.stdout)
+        self.assertIn('f\\xc2\\x9b', result.stdout)
+        # A quote in a name cannot end a DOT string (a label injected).
+        self.assertIn('"q\\"]" [shape=ellipse, fillcolor="#e0e0e0", label="q\\"]"]',
+                      result_graph.stdout)
+
+    def test_paths_that_name_no_file_of_the_right_kind(self):
+        set_path = self.dir.write('s.calc', 'input x;\nf = x;\n')
+        result = run('check', self.dir.tmp.name, '--input-format', 'calc')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('is a directory, not a feature set file', result.stderr)
+        for command in (('eval', set_path, '--input', self.dir.tmp.name,
+                         '--output', self.dir.path('o.csv')),
+                        ('explain', set_path, 'f', '--input', self.dir.tmp.name, '--row', '1')):
+            result = run(*command)
+            self.assertEqual(result.returncode, 1, command)
+            self.assertIn('is a directory, not a CSV file', result.stderr, command)
+        # A pipe is a file: read to its end (calcjit check <(generate)).
+        with open(set_path, 'rb') as source:
+            result = subprocess.run([CALCJIT, 'check', '/dev/stdin', '--input-format', 'calc'],
+                                    stdin=source, capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+
+    def test_csv_headers_an_adversary_writes(self):
+        set_path = self.dir.write('s.calc', 'input x;\nf = x;\n')
+        out = self.dir.path('o.csv')
+        for csv, expected in (('x,x\n1,2\n', "appears more than once"),
+                              ('x\n1,2\n', 'has 2 fields, but the header has 1'),
+                              ('x,y\n1\n', 'has 1 fields, but the header has 2'),
+                              ('', 'no header row'),
+                              (',\n1,2\n', "input 'x' has no column")):
+            in_path = self.dir.write('in.csv', csv)
+            result = run('eval', set_path, '--input', in_path, '--output', out)
+            self.assertEqual(result.returncode, 1, csv)
+            self.assertIn(expected, result.stderr, csv)
+            self.assertFalse(os.path.exists(out))
+
 
 class DemoTest(unittest.TestCase):
     def test_demo_runs(self):
@@ -491,5 +814,5 @@ class DemoTest(unittest.TestCase):
 
 
 if __name__ == '__main__':
-    CALCJIT = sys.argv.pop(1)
+    CALCJIT = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)

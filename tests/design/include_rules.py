@@ -18,8 +18,8 @@ RULES = [
     ("src/common", ["calcjit/"]),
     ("src/math", ["math/"]),
     # The IR knows no reader, optimizer, backend or runtime.
-    ("src/ir", ["calcjit/", "ir/", "math/bits.h"]),
-    ("src/dsl", ["calcjit/", "ir/", "dsl/", "math/bits.h"]),
+    ("src/ir", ["calcjit/", "ir/", "math/bits.h", "common/utf8.h"]),
+    ("src/dsl", ["calcjit/", "ir/", "dsl/", "math/bits.h", "common/utf8.h"]),
     # Models: their own readers and kernels, over the common types.
     ("src/model", ["calcjit/", "model/", "math/", "ir/model_format.h"]),
     # The optimizer folds constants with the reference interpreter's kernels

@@ -551,10 +551,40 @@ TEST(TextSyntaxErrors, UnexpectedCharacter) {
   EXPECT_EQ(OnlyErrorOf("f = a € b;"), "1:7: unexpected character '€'");
   EXPECT_EQ(OnlyErrorOf("@f = 1;"), "1:1: unexpected character '@'");
   EXPECT_EQ(OnlyErrorOf("f = a . b;"), "1:7: unexpected character '.'");
-  EXPECT_EQ(OnlyErrorOf("f = a \xff b;"), "1:7: invalid UTF-8 byte in the source");
+  EXPECT_EQ(OnlyErrorOf("f = a \xff b;"), "1:7: invalid UTF-8 byte '\\xff' in the source");
   EXPECT_EQ(OnlyErrorOf("f = `a\xff"
                         "b`;"),
             "1:5: invalid UTF-8 in a `name`");
+}
+
+// Control characters and bytes that are not UTF-8 never reach a message raw
+// (a NUL would cut a C caller's string, a newline forge a line): the Status
+// shows them as \xNN, wherever the text came from.
+TEST(TextSyntaxErrors, ControlCharactersAreShownEscaped) {
+  using namespace std::string_literals;
+  EXPECT_EQ(OnlyErrorOf("f = a \0 b;"s), "1:7: unexpected character '\\x00'");
+  EXPECT_EQ(OnlyErrorOf("f = a \x01 b;"), "1:7: unexpected character '\\x01'");
+  EXPECT_EQ(OnlyErrorOf("f = a \x1b b;"), "1:7: unexpected character '\\x1b'");
+  EXPECT_EQ(OnlyErrorOf("f = a \x7f b;"), "1:7: unexpected character '\\x7f'");
+  // A name may hold any character; messages that quote it escape them.
+  const std::vector<std::string> errors = ErrorsOf("`x\ty` = 1;\n`x\ty` = 2;");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors.front().find('\t'), std::string::npos) << errors.front();
+  EXPECT_NE(errors.front().find("x\\x09y"), std::string::npos) << errors.front();
+}
+
+// A UTF-8 byte order mark at the very start is skipped, as the JSON reader
+// and the CSV reader skip it; columns count from after it. Anywhere else it
+// is an unexpected character.
+TEST(TextSyntaxErrors, ByteOrderMarkAtTheStartIsSkipped) {
+  EXPECT_EQ(DumpOf("\xEF\xBB\xBF"
+                   "f = 1;"),
+            DumpOf("f = 1;"));
+  EXPECT_EQ(OnlyErrorOf("\xEF\xBB\xBF f = $;"), "1:6: unexpected character '$'");
+  EXPECT_EQ(OnlyErrorOf("f = 1;\n\xEF\xBB\xBF"
+                        "g = 2;"),
+            "2:1: unexpected byte order mark (U+FEFF): one is only skipped at the very start of "
+            "the text");
 }
 
 TEST(TextSyntaxErrors, MalformedNumber) {

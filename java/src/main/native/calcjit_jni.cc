@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -39,6 +40,8 @@ struct Cache {
   jmethodID illegal_argument_init = nullptr;
   jclass illegal_state = nullptr;
   jmethodID illegal_state_init = nullptr;
+  jclass null_pointer = nullptr;
+  jmethodID null_pointer_init = nullptr;
   jclass out_of_memory = nullptr;
   jclass string = nullptr;
   jmethodID string_from_bytes = nullptr;  // String(byte[], String charsetName)
@@ -70,6 +73,9 @@ bool LookUpAll(JNIEnv* env) {
   cache.illegal_state_init =
       env->GetMethodID(cache.illegal_state, "<init>", "(Ljava/lang/String;)V");
   if (cache.illegal_state_init == nullptr) return false;
+  if (!LookUpClass(env, "java/lang/NullPointerException", &cache.null_pointer)) return false;
+  cache.null_pointer_init = env->GetMethodID(cache.null_pointer, "<init>", "(Ljava/lang/String;)V");
+  if (cache.null_pointer_init == nullptr) return false;
   if (!LookUpClass(env, "java/lang/OutOfMemoryError", &cache.out_of_memory)) return false;
   if (!LookUpClass(env, "java/lang/String", &cache.string)) return false;
   cache.string_from_bytes = env->GetMethodID(cache.string, "<init>", "([BLjava/lang/String;)V");
@@ -173,17 +179,59 @@ T Guarded(JNIEnv* env, T fallback, Body&& body) noexcept {
   return fallback;
 }
 
-// A Java string as UTF-8 (modified UTF-8 for characters outside the BMP;
-// calcjit names are ASCII). False with an exception pending on failure.
+// A Java string as real UTF-8 (GetStringUTFChars gives modified UTF-8: two
+// 3-byte surrogates for a character outside the BMP, C0 80 for NUL, which
+// match no name of a set). Converted from the UTF-16 code units here. A
+// lone surrogate has no UTF-8 form and a NUL cannot cross the C API's
+// char* names: both are an IllegalArgumentException naming `what`. False
+// with an exception pending on failure.
 bool GetString(JNIEnv* env, jstring text, const char* what, std::string* out) {
   if (text == nullptr) {
-    ThrowIllegalArgument(env, std::string(what) + " is null");
+    ThrowJava(env, cache.null_pointer, cache.null_pointer_init, std::string(what) + " is null");
     return false;
   }
-  const char* chars = env->GetStringUTFChars(text, nullptr);
-  if (chars == nullptr) return false;
-  out->assign(chars);
-  env->ReleaseStringUTFChars(text, chars);
+  const jsize length = env->GetStringLength(text);
+  std::u16string units(static_cast<std::size_t>(length), u'\0');
+  env->GetStringRegion(text, 0, length, reinterpret_cast<jchar*>(units.data()));
+  if (env->ExceptionCheck()) return false;
+  out->clear();
+  out->reserve(units.size());
+  for (std::size_t k = 0; k < units.size(); ++k) {
+    std::uint32_t c = units[k];
+    if (c >= 0xD800 && c <= 0xDBFF && k + 1 < units.size() && units[k + 1] >= 0xDC00 &&
+        units[k + 1] <= 0xDFFF) {
+      c = 0x10000 + ((c - 0xD800) << 10) + (units[k + 1] - 0xDC00u);
+      ++k;
+    } else if (c >= 0xD800 && c <= 0xDFFF) {
+      char unit[8];
+      std::snprintf(unit, sizeof unit, "\\u%04x", static_cast<unsigned>(c));
+      ThrowIllegalArgument(env, std::string(what) + " has an unpaired surrogate (" + unit +
+                                    ") at index " + std::to_string(k) +
+                                    ": it is not valid Unicode");
+      return false;
+    }
+    if (c == 0) {
+      ThrowIllegalArgument(env, std::string(what) +
+                                    " contains a NUL character (\\u0000) at index " +
+                                    std::to_string(k) + ", which no calcjit name can cross");
+      return false;
+    }
+    if (c < 0x80) {
+      *out += static_cast<char>(c);
+    } else if (c < 0x800) {
+      *out += static_cast<char>(0xC0 | (c >> 6));
+      *out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      *out += static_cast<char>(0xE0 | (c >> 12));
+      *out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      *out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+      *out += static_cast<char>(0xF0 | (c >> 18));
+      *out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      *out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      *out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  }
   return true;
 }
 

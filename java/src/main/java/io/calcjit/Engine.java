@@ -4,6 +4,7 @@ import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A served feature set: compiled once, reloaded while it serves, evaluated by
@@ -31,6 +32,7 @@ public final class Engine implements AutoCloseable {
 
   /** Compiles `set` as version 1 with the default options (AUTO, every output). */
   public static Engine create(FeatureSet set) {
+    Objects.requireNonNull(set, "set is null");
     return create(set, EngineOptions.defaults());
   }
 
@@ -39,6 +41,8 @@ public final class Engine implements AutoCloseable {
    * has compiled it; with AUTO at once (the VM serves until the JIT is ready).
    */
   public static Engine create(FeatureSet set, EngineOptions options) {
+    Objects.requireNonNull(set, "set is null");
+    Objects.requireNonNull(options, "options is null");
     String[] outputs = options.outputs().toArray(new String[0]);
     long handle = set.use(setHandle -> Native.engineCreate(
         setHandle, options.backend().ordinal(), outputs, options.isa()));
@@ -56,6 +60,7 @@ public final class Engine implements AutoCloseable {
    * On error the current version keeps serving.
    */
   public long reload(FeatureSet set) {
+    Objects.requireNonNull(set, "set is null");
     guard.enter();
     try {
       return set.use(setHandle -> Native.engineReload(handle, setHandle));
@@ -124,6 +129,7 @@ public final class Engine implements AutoCloseable {
    * the engine's, and compared bit for bit. 0 switches them off.
    */
   public void setShadow(double fraction, Backend backend) {
+    checkShadow(fraction, backend);
     guard.enter();
     try {
       Native.engineSetShadow(handle, fraction, backend.ordinal(), 0);
@@ -134,6 +140,9 @@ public final class Engine implements AutoCloseable {
 
   /** As {@link #setShadow(double, Backend)}, computing from a candidate set instead. */
   public void setShadow(double fraction, Backend backend, FeatureSet candidate) {
+    checkShadow(fraction, backend);
+    Objects.requireNonNull(candidate, "candidate is null (setShadow(fraction, backend) uses the "
+        + "served set)");
     guard.enter();
     try {
       candidate.use(c -> {
@@ -193,6 +202,13 @@ public final class Engine implements AutoCloseable {
   @Override
   public void close() {
     if (guard.close()) cleanable.clean();
+  }
+
+  private static void checkShadow(double fraction, Backend backend) {
+    if (!(fraction >= 0 && fraction <= 1)) {
+      throw new IllegalArgumentException("fraction is " + fraction + ": it must be from 0 to 1");
+    }
+    Objects.requireNonNull(backend, "backend is null");
   }
 
   private void exit() {

@@ -1,6 +1,8 @@
 package io.calcjit;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * How an engine compiles its sets.
@@ -10,8 +12,15 @@ import java.util.List;
  * @param isa null or "auto", "x86-64", "avx2", "avx512" (the VM's kernels)
  */
 public record EngineOptions(Backend backend, List<String> outputs, String isa) {
+  /**
+   * @throws NullPointerException if backend, outputs or one of the outputs is null (isa may be)
+   */
   public EngineOptions {
-    if (backend == null) throw new IllegalArgumentException("backend is null");
+    Objects.requireNonNull(backend, "backend is null");
+    Objects.requireNonNull(outputs, "outputs is null (List.of() means every definition)");
+    for (int k = 0; k < outputs.size(); ++k) {
+      if (outputs.get(k) == null) throw new NullPointerException("outputs[" + k + "] is null");
+    }
     outputs = List.copyOf(outputs);
   }
 
@@ -21,7 +30,8 @@ public record EngineOptions(Backend backend, List<String> outputs, String isa) {
   }
 
   public static EngineOptions of(Backend backend, String... outputs) {
-    return new EngineOptions(backend, List.of(outputs), null);
+    Objects.requireNonNull(outputs, "outputs is null");
+    return new EngineOptions(backend, Arrays.asList(outputs), null);
   }
 
   public EngineOptions withIsa(String isa) {

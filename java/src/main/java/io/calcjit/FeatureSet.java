@@ -29,11 +29,13 @@ public final class FeatureSet implements AutoCloseable {
 
   /** Parses the text syntax (a .calc file's content). */
   public static FeatureSet fromText(String text) {
+    Objects.requireNonNull(text, "text is null");
     return parse(text.getBytes(StandardCharsets.UTF_8), Format.TEXT);
   }
 
   /** Parses the proto3 JSON mapping. */
   public static FeatureSet fromJson(String json) {
+    Objects.requireNonNull(json, "json is null");
     return parse(json.getBytes(StandardCharsets.UTF_8), Format.JSON);
   }
 
@@ -44,6 +46,8 @@ public final class FeatureSet implements AutoCloseable {
 
   /** Parses bytes in any format (text and JSON as UTF-8). */
   public static FeatureSet parse(byte[] bytes, Format format) {
+    Objects.requireNonNull(bytes, "bytes is null");
+    Objects.requireNonNull(format, "format is null");
     NativeLoader.load();
     long handle = Native.setParse(bytes, format.ordinal());
     try {
@@ -61,16 +65,16 @@ public final class FeatureSet implements AutoCloseable {
    */
   public static FeatureSet parse(
       byte[] bytes, Format format, Path modelRoot, Map<String, byte[]> models) {
-    Objects.requireNonNull(bytes, "bytes");
-    Objects.requireNonNull(format, "format");
+    Objects.requireNonNull(bytes, "bytes is null");
+    Objects.requireNonNull(format, "format is null");
     Map<String, byte[]> given = models == null ? Map.of() : models;
     byte[][] names = new byte[given.size()][];
     byte[][] contents = new byte[given.size()][];
     int m = 0;
     for (Map.Entry<String, byte[]> entry : given.entrySet()) {
-      names[m] = Objects.requireNonNull(entry.getKey(), "models: a model name").getBytes(
+      names[m] = Objects.requireNonNull(entry.getKey(), "models: a model name is null").getBytes(
           StandardCharsets.UTF_8);
-      contents[m] = Objects.requireNonNull(entry.getValue(), "models: bytes of " + entry.getKey());
+      contents[m] = Objects.requireNonNull(entry.getValue(), "models: the bytes of " + entry.getKey() + " are null");
       ++m;
     }
     byte[] root =
@@ -90,13 +94,19 @@ public final class FeatureSet implements AutoCloseable {
    * models are read from the file's folder.
    */
   public static FeatureSet readFile(Path path) throws IOException {
+    Objects.requireNonNull(path, "path is null");
     Format format = Format.ofFileName(path.getFileName().toString());
     Path folder = path.toAbsolutePath().getParent();
     return parse(Files.readAllBytes(path), format, folder, null);
   }
 
-  /** The set's inputs (declared, then implicit) and every definition as an output. */
+  /**
+   * The set's inputs (declared, then implicit) and every definition as an output.
+   *
+   * @throws IllegalStateException after close()
+   */
   public Schema schema() {
+    guard.check();
     return schema;
   }
 

@@ -42,6 +42,11 @@ final class Guard {
     }
   }
 
+  /** Throws when closed; for calls that need no handle (they would work, but wrongly so). */
+  void check() {
+    if (isClosed()) throw closed();
+  }
+
   void exit() {
     state.decrementAndGet();
   }

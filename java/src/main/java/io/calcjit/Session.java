@@ -9,6 +9,7 @@ import java.nio.FloatBuffer;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * One thread's bindings and results for an {@link Engine}: the batch type.
@@ -96,6 +97,7 @@ public final class Session implements AutoCloseable {
 
   /** The schema this session's bindings are for. */
   public Schema schema() {
+    guard.check();
     return schema;
   }
 
@@ -107,6 +109,7 @@ public final class Session implements AutoCloseable {
 
   /** Binds an input to a direct FloatBuffer in native order (read in place). */
   public Session bindInput(String name, FloatBuffer buffer) {
+    Objects.requireNonNull(name, "name is null");
     checkDirect(name, buffer, buffer == null ? null : buffer.order());
     bind(name, false, buffer, 4, (long) buffer.position() * 4, buffer.remaining(), null);
     return this;
@@ -114,6 +117,7 @@ public final class Session implements AutoCloseable {
 
   /** Binds an input to a direct ByteBuffer in native order (read in place). */
   public Session bindInput(String name, ByteBuffer buffer) {
+    Objects.requireNonNull(name, "name is null");
     checkDirect(name, buffer, buffer == null ? null : buffer.order());
     bind(name, false, buffer, 1, buffer.position(), buffer.remaining() / 4, null);
     return this;
@@ -121,13 +125,15 @@ public final class Session implements AutoCloseable {
 
   /** Binds an input to a float[] (pinned during each evaluation, not copied). */
   public Session bindInput(String name, float[] values) {
-    if (values == null) throw new IllegalArgumentException("the array of input '" + name + "' is null");
+    Objects.requireNonNull(name, "name is null");
+    Objects.requireNonNull(values, () -> "values (the array of input '" + name + "') is null");
     bind(name, false, null, 4, 0, values.length, values);
     return this;
   }
 
   /** Binds an output to a direct, writable FloatBuffer in native order (written in place). */
   public Session bindOutput(String name, FloatBuffer buffer) {
+    Objects.requireNonNull(name, "name is null");
     checkDirect(name, buffer, buffer == null ? null : buffer.order());
     checkWritable(name, buffer);
     bind(name, true, buffer, 4, (long) buffer.position() * 4, buffer.remaining(), null);
@@ -136,6 +142,7 @@ public final class Session implements AutoCloseable {
 
   /** Binds an output to a direct, writable ByteBuffer in native order (written in place). */
   public Session bindOutput(String name, ByteBuffer buffer) {
+    Objects.requireNonNull(name, "name is null");
     checkDirect(name, buffer, buffer == null ? null : buffer.order());
     checkWritable(name, buffer);
     bind(name, true, buffer, 1, buffer.position(), buffer.remaining() / 4, null);
@@ -144,14 +151,14 @@ public final class Session implements AutoCloseable {
 
   /** Binds an output to a float[] (pinned during each evaluation, written in place). */
   public Session bindOutput(String name, float[] values) {
-    if (values == null) throw new IllegalArgumentException("the array of output '" + name + "' is null");
+    Objects.requireNonNull(name, "name is null");
+    Objects.requireNonNull(values, () -> "values (the array of output '" + name + "') is null");
     bind(name, true, null, 4, 0, values.length, values);
     return this;
   }
 
   private static void checkDirect(String name, Buffer buffer, ByteOrder order) {
-    if (name == null) throw new IllegalArgumentException("name is null");
-    if (buffer == null) throw new IllegalArgumentException("the buffer of '" + name + "' is null");
+    Objects.requireNonNull(buffer, () -> "buffer (the buffer of '" + name + "') is null");
     if (!buffer.isDirect()) {
       throw new IllegalArgumentException("the buffer of '" + name + "' is a heap buffer; calcjit "
           + "reads buffers in place and needs a direct one (ByteBuffer.allocateDirect(4 * n)"
@@ -172,7 +179,6 @@ public final class Session implements AutoCloseable {
 
   private void bind(String name, boolean output, Buffer buffer, int elementBytes, long byteOffset,
       long floatCount, float[] array) {
-    if (name == null) throw new IllegalArgumentException("name is null");
     guard.enterExclusive();
     try {
       Map<String, Binding> map = output ? outputs : inputs;
@@ -220,7 +226,9 @@ public final class Session implements AutoCloseable {
    * nothing on the Java heap.
    */
   public long evaluate(int itemCount) {
-    if (itemCount < 0) throw new IllegalArgumentException("negative item count " + itemCount);
+    if (itemCount < 0) {
+      throw new IllegalArgumentException("itemCount is " + itemCount + ": it must be 0 or more");
+    }
     engine.guard.enter();
     try {
       guard.enterExclusive();
@@ -246,11 +254,14 @@ public final class Session implements AutoCloseable {
    * a value, every output has 0 items. Allocates nothing on the Java heap.
    */
   public long evaluateMany(int[] itemCounts) {
-    if (itemCounts == null) throw new IllegalArgumentException("itemCounts is null");
+    Objects.requireNonNull(itemCounts, "itemCounts is null (new int[0] is zero queries)");
     long items = 0;
-    for (int count : itemCounts) {
-      if (count < 0) throw new IllegalArgumentException("negative item count " + count);
-      items += count;
+    for (int q = 0; q < itemCounts.length; ++q) {
+      if (itemCounts[q] < 0) {
+        throw new IllegalArgumentException(
+            "itemCounts[" + q + "] is " + itemCounts[q] + ": it must be 0 or more");
+      }
+      items += itemCounts[q];
     }
     engine.guard.enter();
     try {
@@ -274,6 +285,7 @@ public final class Session implements AutoCloseable {
    * items). Allocates; bind outputs to buffers to read them in place.
    */
   public float[] output(String name) {
+    Objects.requireNonNull(name, "name is null");
     guard.enterExclusive();
     try {
       Binding bound = outputs.get(name);

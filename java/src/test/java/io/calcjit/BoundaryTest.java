@@ -130,14 +130,16 @@ class BoundaryTest {
     assertThrows(IllegalArgumentException.class, () -> session.evaluate(-1));
     assertEquals(1, session.evaluateMany(new int[0]));  // zero queries: nothing to compute
     assertThrows(IllegalArgumentException.class, () -> session.evaluateMany(new int[] {1, -1}));
-    assertThrows(IllegalArgumentException.class, () -> session.evaluateMany(null));
+    assertMessage(assertThrows(NullPointerException.class, () -> session.evaluateMany(null)),
+        "itemCounts is null");
     // More items over the queries than the buffers hold.
     assertMessage(assertThrows(CalcJitException.class,
         () -> session.evaluateMany(new int[] {60, 60})),
         "needs 120 floats for 120 items in 2 queries, got a buffer of 100");
-    assertThrows(IllegalArgumentException.class, () -> session.bindInput("f_foo", (float[]) null));
-    assertThrows(IllegalArgumentException.class,
-        () -> session.bindInput(null, TestSets.direct(N)));
+    assertMessage(assertThrows(NullPointerException.class,
+        () -> session.bindInput("f_foo", (float[]) null)), "values", "'f_foo'");
+    assertMessage(assertThrows(NullPointerException.class,
+        () -> session.bindInput(null, TestSets.direct(N))), "name is null");
   }
 
   @Test

@@ -1,12 +1,13 @@
 // UTF-8 validation: names reach JSON and protobuf strings, which must be
-// valid UTF-8.
-#ifndef CALCJIT_DSL_UTF8_H_
-#define CALCJIT_DSL_UTF8_H_
+// valid UTF-8, and error messages reach Java and Python strings.
+#ifndef CALCJIT_COMMON_UTF8_H_
+#define CALCJIT_COMMON_UTF8_H_
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
-namespace calcjit::dsl {
+namespace calcjit {
 
 // Length in bytes of the well-formed UTF-8 sequence at the start of `text`,
 // or 0 if it does not start with one (overlong forms, surrogates and code
@@ -48,6 +49,21 @@ inline bool IsValidUtf8(std::string_view text) {
   return true;
 }
 
-}  // namespace calcjit::dsl
+// `text` for a message: whole when short, else its first `max_bytes` bytes
+// (cut at a character boundary) and how long it is, so that a 100 MB number
+// or name does not become a 100 MB message.
+inline std::string Excerpt(std::string_view text, std::size_t max_bytes = 64) {
+  if (text.size() <= max_bytes) return std::string(text);
+  std::size_t cut = 0;
+  while (cut < max_bytes) {
+    const std::size_t length = Utf8SequenceLength(text.substr(cut));
+    if (length == 0 || cut + length > max_bytes) break;
+    cut += length;
+  }
+  if (cut == 0) cut = max_bytes;  // not UTF-8: the bytes, escaped by Status
+  return std::string(text.substr(0, cut)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
 
-#endif  // CALCJIT_DSL_UTF8_H_
+}  // namespace calcjit
+
+#endif  // CALCJIT_COMMON_UTF8_H_
