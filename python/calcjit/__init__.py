@@ -149,18 +149,29 @@ def _options(where, options):
     return options
 
 
-def _read_file_checked(path, format=None):
-    """Reads and checks a set from a file (.calc, .json, .pb or .binpb, or `format`)."""
+def _read_file_checked(path, format=None, *, model_root=None, allow_any_model_path=False):
+    """Reads and checks a set from a file (.calc, .json, .pb or .binpb, or `format`),
+    with its models (from the file's folder unless `model_root` is given)."""
     _args.check_path("read_file", "path", path)
     _args.check_optional_str("read_file", "format", format)
-    return _native_read_file(path, format)
+    if model_root is not None:
+        _args.check_path("read_file", "model_root", model_root)
+    _args.check_bool("read_file", "allow_any_model_path", allow_any_model_path)
+    return _native_read_file(path, format, model_root=model_root,
+                             allow_any_model_path=allow_any_model_path)
 
 
-def _parse_checked(data, format=None):
-    """Parses and checks a set: str (text, or JSON with format='json') or bytes."""
+def _parse_checked(data, format=None, *, model_root=None, models=None,
+                   allow_any_model_path=False):
+    """Parses and checks a set: str (text, or JSON with format='json') or bytes; its
+    models from `models` (model name to bytes) or files under `model_root`."""
     _args.check_set_data("parse", "data", data)
     _args.check_optional_str("parse", "format", format)
-    return _native_parse(data, format)
+    if model_root is not None:
+        _args.check_path("parse", "model_root", model_root)
+    _args.check_bool("parse", "allow_any_model_path", allow_any_model_path)
+    return _native_parse(data, format, model_root=model_root, models=models,
+                         allow_any_model_path=allow_any_model_path)
 
 
 def _serialize_checked(self, format):
