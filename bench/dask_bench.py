@@ -12,6 +12,10 @@ the set, compiling once per worker, re-cutting (none needed here: partitions
 hold whole queries, the key column is read once), evaluating, and a checksum
 of the output bits per partition (the outputs themselves stay on the workers).
 The checksums of the two runs must agree: the same bits with 1 and 2 workers.
+Besides wall time it prints the workers' busy time (task durations summed)
+and CPU time: with 2 workers, busy / wall near 2 means they ran at once, and
+busy well above CPU means they waited for a core (a machine shared with
+other jobs), not for each other.
 """
 
 import argparse
@@ -48,11 +52,20 @@ def generate_partition(inputs, first_query, sizes, seed):
 def checksum(frame):
     """Order-sensitive digest of the output bits and the row count."""
     total = np.uint64(len(frame))
+    np.seterr(over="ignore")  # the digest wraps around on purpose
     for k, name in enumerate(OUTPUTS):
         bits = frame[name].to_numpy().view(np.uint32).astype(np.uint64)
         weights = np.arange(1, len(bits) + 1, dtype=np.uint64) * np.uint64(2 * k + 1)
         total = total + np.sum(bits * weights, dtype=np.uint64)
     return pd.DataFrame({"rows": [len(frame)], "digest": [total]})
+
+
+def _cpu_seconds():
+    """The CPU time (user + system) of the calling worker process so far."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run(workers, rows, partition_rows):
@@ -85,15 +98,23 @@ def run(workers, rows, partition_rows):
              for k, (f, s) in enumerate(parts)], meta=meta)
         ddf = ddf.persist()
         distributed.wait(ddf)
-        start = time.perf_counter()
-        features = calcjit.dask.evaluate(feature_set, ddf, group_by="query_id", outputs=OUTPUTS,
-                                         keep=["query_id", "item_id"])
-        digests = features.map_partitions(checksum, meta={"rows": "i8", "digest": "u8"})
-        result = digests.compute()
-        seconds = time.perf_counter() - start
+        cpu_before = sum(client.run(_cpu_seconds).values())
+        with distributed.get_task_stream(client) as stream:
+            start = time.perf_counter()
+            features = calcjit.dask.evaluate(feature_set, ddf, group_by="query_id",
+                                             outputs=OUTPUTS, keep=["query_id", "item_id"])
+            digests = features.map_partitions(checksum, meta={"rows": "i8", "digest": "u8"})
+            result = digests.compute()
+            seconds = time.perf_counter() - start
+        # The workers' busy time: on a machine shared with other jobs, whether
+        # the workers ran at once (busy / wall near the worker count) and how
+        # long a partition took tell contention from a serial bottleneck.
+        busy = sum(ss["stop"] - ss["start"] for task in stream.data
+                   for ss in task["startstops"] if ss["action"] == "compute")
+        cpu = sum(client.run(_cpu_seconds).values()) - cpu_before
         compiles = client.run(calcjit.dask.compile_count)
     assert int(result.rows.sum()) == rows
-    return seconds, tuple(result.digest.tolist()), compiles, len(parts)
+    return seconds, tuple(result.digest.tolist()), compiles, len(parts), busy, cpu
 
 
 def main():
@@ -103,10 +124,13 @@ def main():
     args = parser.parse_args()
     results = {}
     for workers in (1, 2):
-        seconds, digest, compiles, partitions = run(workers, args.rows, args.partition_rows)
+        seconds, digest, compiles, partitions, busy, cpu = run(workers, args.rows,
+                                                               args.partition_rows)
         results[workers] = (seconds, digest)
         print(f"{workers} worker(s): {args.rows} rows in {partitions} partitions, "
               f"{seconds:.2f} s, {args.rows / seconds / 1e6:.3f} M rows/s, "
+              f"workers busy {busy:.2f} s ({busy / seconds:.2f} per second of wall time, "
+              f"{busy / partitions * 1000:.0f} ms per partition), worker CPU {cpu:.2f} s, "
               f"compiles per worker {sorted(compiles.values())}", flush=True)
     print(f"2 workers / 1 worker: {results[1][0] / results[2][0]:.2f}x; same bits: "
           f"{'yes' if results[1][1] == results[2][1] else 'NO'}")
