@@ -35,13 +35,15 @@ struct PrintOptions {
 struct EvalOptions {
   SetSource set;
   std::string input;   // CSV
-  std::string output;  // CSV
+  std::string output;  // CSV; "-": standard output
   std::string backend = "auto";
   std::vector<std::string> outputs;
   std::string group_by;
   std::vector<std::string> keep;
   // With group_by: rows read at a time (whole batches; tests make it small).
   std::size_t chunk_bytes = std::size_t{16} << 20;
+  // With group_by: chunks evaluated at once (main.cc makes 0 all cores).
+  std::size_t threads = 1;
 };
 
 struct DumpOptions {

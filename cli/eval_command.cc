@@ -2,14 +2,17 @@
 // CSV file, one batch (query) for the whole file or per run of equal
 // --group-by values (a file without rows is zero queries: only the header row
 // is written). Where inputs come from is summarized in docs/CLI.md; the
-// binding rules are the runtime's.
+// binding rules are the runtime's. With --group-by the chunks of whole groups
+// are evaluated on --threads threads, written in input order.
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <limits>
 #include <new>
@@ -20,6 +23,7 @@
 #include "cli/common.h"
 #include "cli/csv.h"
 #include "cli/csv_evaluation.h"
+#include "cli/group_chunks.h"
 #include "cli/output_file.h"
 
 namespace calcjit::cli {
@@ -61,23 +65,6 @@ class Progress {
   std::size_t items_ = 0;
 };
 
-// One CSV record (a row, with quoted line breaks inside it) and the number of
-// lines it spans; false at the end of the stream.
-bool ReadRecord(std::istream& in, std::string* record, std::size_t* lines) {
-  record->clear();
-  *lines = 0;
-  std::string line;
-  std::size_t quotes = 0;
-  while (std::getline(in, line)) {
-    ++*lines;
-    quotes += static_cast<std::size_t>(std::count(line.begin(), line.end(), '"'));
-    *record += line;
-    *record += '\n';
-    if (quotes % 2 == 0) return true;  // not inside a quoted field
-  }
-  return *lines > 0;
-}
-
 Status WithFileName(const Status& status, const std::string& file) {
   std::vector<Diagnostic> diagnostics = status.diagnostics();
   for (Diagnostic& d : diagnostics) {
@@ -86,63 +73,89 @@ Status WithFileName(const Status& status, const std::string& file) {
   return Status::Errors(status.kind(), std::move(diagnostics));
 }
 
+// One chunk of whole query groups, parsed, evaluated and rendered: the work a
+// thread does; the rows are counted for the progress line.
+struct ChunkOutput {
+  Status status;
+  std::string csv;
+  std::size_t rows = 0;
+};
+
+ChunkOutput EvaluateChunk(const Engine& engine, const EvalOptions& options,
+                          const GroupChunk& chunk) {
+  ChunkOutput result;
+  Result<CsvTable> table = ParseCsv(chunk.text, chunk.rows_before, chunk.lines_before);
+  if (!table.ok()) {
+    result.status = table.status();
+    return result;
+  }
+  CsvEvaluation evaluation(engine, *table);
+  result.status = evaluation.Bind(options);
+  if (result.status.ok()) result.status = evaluation.Run();
+  if (!result.status.ok()) return result;
+  result.rows = table->row_count();
+  result.csv = evaluation.Render(chunk.first);
+  return result;
+}
+
+// The --group-by column's index in the header (nullopt when absent or
+// duplicated: the first chunk's Bind reports that).
+std::optional<std::size_t> GroupColumn(const std::string& header, const std::string& name) {
+  const Result<CsvTable> table = ParseCsv(header);
+  if (!table.ok()) return std::nullopt;
+  const std::vector<std::string>& names = table->header();
+  if (std::count(names.begin(), names.end(), name) != 1) return std::nullopt;
+  return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+}
+
 // With --group-by: the file is read a chunk of rows at a time (about
-// --chunk-bytes, 16 MiB, always whole batches), so files larger than memory stream through; the
-// output is written as it goes (to a temporary file renamed at the end).
+// --chunk-bytes, 16 MiB, always whole groups), so files larger than memory
+// stream through. With several threads each chunk is parsed, evaluated and
+// rendered on a thread of its own while this thread reads the next ones; the
+// chunks are written in input order, and the first failing chunk in input
+// order is the error reported, as with one thread.
 Status StreamByGroup(const Engine& engine, const EvalOptions& options, std::istream& in,
                      OutputFile& out, Progress& progress) {
-  const std::size_t kChunkBytes = std::max<std::size_t>(options.chunk_bytes, 1);
   std::string header;
   std::size_t header_lines = 0;
-  if (!ReadRecord(in, &header, &header_lines)) return UserError("the input has no header row");
-  std::vector<std::string> records;  // the rows of the current chunk
-  std::vector<std::size_t> record_lines;
-  std::size_t rows_before = 0;
-  std::size_t lines_before = 0;
-  bool first_chunk = true;
-  bool more = true;
-  std::string record;
-  std::size_t lines = 0;
-  std::size_t limit = kChunkBytes;
-  while (more || !records.empty()) {
-    std::size_t bytes = 0;
-    for (const std::string& r : records) bytes += r.size();
-    while (more && bytes < limit) {
-      more = ReadRecord(in, &record, &lines);
-      if (!more) break;
-      bytes += record.size();
-      records.push_back(record);
-      record_lines.push_back(lines);
-    }
+  if (!ReadCsvRecord(in, &header, &header_lines)) {
+    return UserError("the input has no header row");
+  }
+  const std::optional<std::size_t> group_column = GroupColumn(header, options.group_by);
+  GroupChunkReader reader(in, header, group_column, options.chunk_bytes);
+  const std::size_t threads = std::max<std::size_t>(options.threads, 1);
+  auto write = [&](const ChunkOutput& chunk) -> Status {
+    CALCJIT_RETURN_IF_ERROR(chunk.status);
+    progress.Add(chunk.rows);
+    return out.Append(chunk.csv);
+  };
+  std::deque<std::future<ChunkOutput>> in_flight;  // in input order
+  GroupChunk chunk;
+  while (true) {
+    const bool more = reader.Next(&chunk);
     if (in.bad()) return RuntimeError("cannot read '" + options.input + "'");
-    std::string text = header;
-    for (const std::string& r : records) text += r;
-    Result<CsvTable> table = ParseCsv(text, rows_before, lines_before);
-    if (!table.ok()) return table.status();
-    // Keep the last batch for the next chunk unless the file ended: its rows
-    // may go on there. A chunk that is all one batch grows until it ends.
-    CsvEvaluation evaluation(engine, *table);
-    CALCJIT_RETURN_IF_ERROR(evaluation.Bind(options));
-    std::size_t take = table->row_count();
-    if (more && take > 0) {
-      const std::size_t last_batch = evaluation.BatchOf(take - 1).first;
-      if (last_batch == 0) {
-        limit *= 2;
-        continue;
-      }
-      take = last_batch;
-      limit = kChunkBytes;
+    if (!more) break;
+    if (threads == 1) {
+      CALCJIT_RETURN_IF_ERROR(write(EvaluateChunk(engine, options, chunk)));
+      continue;
     }
-    evaluation.LimitRows(take);
-    CALCJIT_RETURN_IF_ERROR(evaluation.Run([&](std::size_t n) { progress.Add(n); }));
-    CALCJIT_RETURN_IF_ERROR(out.Append(evaluation.Render(first_chunk)));
-    first_chunk = false;
-    rows_before += take;
-    for (std::size_t k = 0; k < take; ++k) lines_before += record_lines[k];
-    records.erase(records.begin(), records.begin() + static_cast<std::ptrdiff_t>(take));
-    record_lines.erase(record_lines.begin(),
-                       record_lines.begin() + static_cast<std::ptrdiff_t>(take));
-    if (!more && take == 0) break;
+    // At most `threads` chunks are evaluated at once; this thread waits for
+    // the oldest before it reads another (memory stays a few chunks).
+    while (in_flight.size() >= threads) {
+      const ChunkOutput done = in_flight.front().get();
+      in_flight.pop_front();
+      CALCJIT_RETURN_IF_ERROR(write(done));  // the futures left wait in their destructors
+    }
+    in_flight.push_back(
+        std::async(std::launch::async, [&engine, &options, owned = std::move(chunk)] {
+          return EvaluateChunk(engine, options, owned);
+        }));
+    chunk = GroupChunk();
+  }
+  while (!in_flight.empty()) {
+    const ChunkOutput done = in_flight.front().get();
+    in_flight.pop_front();
+    CALCJIT_RETURN_IF_ERROR(write(done));
   }
   return Status::Ok();
 }

@@ -1,9 +1,10 @@
 // calcjit: the command line. Parses arguments and hands each command its
 // options (commands.h); nothing else here.
 #include <CLI/CLI.hpp>
-
+#include <algorithm>
 #include <iostream>
 #include <new>
+#include <thread>
 
 #include "cli/commands.h"
 
@@ -48,7 +49,8 @@ int main(int argc, char** argv) {
   AddSetArgument(eval_command, &eval.set);
   eval_command->add_option("--input", eval.input, "Input CSV: a header row, one row per item")
       ->required();
-  eval_command->add_option("--output", eval.output, "Output CSV")->required();
+  eval_command->add_option("--output", eval.output, "Output CSV ('-': standard output)")
+      ->required();
   eval_command->add_option("--backend", eval.backend, "reference, vm, jit or auto");
   eval_command->add_option("--outputs", eval.outputs, "Outputs to compute, in order")
       ->delimiter(',');
@@ -60,7 +62,15 @@ int main(int argc, char** argv) {
       ->add_option("--chunk-bytes", eval.chunk_bytes,
                    "With --group-by: about how many bytes of rows to read at a time")
       ->group("");  // for tests
-  eval_command->callback([&] { exit_code = RunEval(eval); });
+  std::size_t eval_threads = 0;
+  eval_command->add_option("--threads", eval_threads,
+                           "With --group-by: chunks of groups evaluated at once (default: "
+                           "every core; output in input order either way)");
+  eval_command->callback([&] {
+    eval.threads =
+        eval_threads > 0 ? eval_threads : std::max(1u, std::thread::hardware_concurrency());
+    exit_code = RunEval(eval);
+  });
 
   DumpOptions dump;
   CLI::App* dump_command = app.add_subcommand(

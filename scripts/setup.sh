@@ -36,6 +36,9 @@ packages=(
   libclang-rt-16-dev
   # offline feature generation at scale (calcjit.dask)
   python3-dask python3-distributed
+  # `pip install .` offline (--no-build-isolation: Debian's setuptools and
+  # wheel), into a venv in the install test; pkg-config for the .pc file
+  python3-pip python3-setuptools python3-wheel python3-venv pkg-config
 )
 
 missing=()

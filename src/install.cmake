@@ -37,3 +37,9 @@ file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/calcjitConfig.cmake
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/calcjitConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/calcjitConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/calcjit)
+
+# pkg-config, for builds that do not use CMake.
+file(RELATIVE_PATH CALCJIT_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/calcjit.pc.in ${CMAKE_CURRENT_BINARY_DIR}/calcjit.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/calcjit.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

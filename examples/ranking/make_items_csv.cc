@@ -2,12 +2,15 @@
 // set's inputs, one row per item, for `calcjit eval ... --group-by query_id`.
 //
 //   calcjit_make_items_csv [SET] > examples/ranking/items.csv
+//   calcjit_make_items_csv [SET] --queries Q --items N > big.csv
 //
-// SET defaults to the source tree's examples/ranking/ranking.calc. Columns:
-// query_id, query_text, item_id, then every declared input in the set's
-// order (a vector input as NAME[0]..NAME[d-1]). A query input repeats its
-// value on every row of its query (eval reads it from the first row). A
-// missing value (NaN) is an empty cell.
+// The second form writes Q generated queries of N items each (query ids 1..Q,
+// seeds 1000 + id, so the first three are those of items.csv when N = 40): a
+// large file for `eval --threads` and the Dask benchmarks. SET defaults to the source tree's
+// examples/ranking/ranking.calc. Columns: query_id, query_text, item_id, then every declared input
+// in the set's order (a vector input as NAME[0]..NAME[d-1]). A query input repeats its value on
+// every row of its query (eval reads it from the first row). A missing value (NaN) is an empty
+// cell.
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -20,17 +23,10 @@
 
 namespace {
 
-struct QuerySpec {
-  int id;
-  std::string_view text;  // only to make the file readable; the data ignores it
-  std::uint64_t seed;
-};
-
-constexpr QuerySpec kQueries[] = {
-    {1, "wireless earbuds", 1001},
-    {2, "running shoes women", 1002},
-    {3, "espresso machine", 1003},
-};
+// The texts of the first queries (only to make the file readable; the data
+// ignores them).
+constexpr std::string_view kQueryTexts[] = {"wireless earbuds", "running shoes women",
+                                            "espresso machine"};
 constexpr std::size_t kItemsPerQuery = 40;
 
 // The shortest text that reads back to the same float32.
@@ -42,10 +38,41 @@ std::string Cell(float value) {
   return std::string(buffer, end);
 }
 
+// --queries Q --items N after the optional SET; false on anything else.
+bool ParseArguments(int argc, char** argv, std::string* path, std::size_t* queries,
+                    std::size_t* items) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if ((arg == "--queries" || arg == "--items") && i + 1 < argc) {
+      const std::string_view value = argv[++i];
+      std::size_t n = 0;
+      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
+      if (error != std::errc() || end != value.data() + value.size() || n == 0) return false;
+      *(arg == "--queries" ? queries : items) = n;
+    } else if (i == 1 && !arg.starts_with("--")) {
+      *path = arg;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string QueryText(std::size_t id) {
+  if (id <= std::size(kQueryTexts)) return std::string(kQueryTexts[id - 1]);
+  return "generated query " + std::to_string(id);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string path = argc > 1 ? argv[1] : CALCJIT_EXAMPLE_SET_PATH;
+  std::string path = CALCJIT_EXAMPLE_SET_PATH;
+  std::size_t query_count = std::size(kQueryTexts);
+  std::size_t items_per_query = kItemsPerQuery;
+  if (!ParseArguments(argc, argv, &path, &query_count, &items_per_query)) {
+    std::cerr << "usage: calcjit_make_items_csv [SET] [--queries Q] [--items N]\n";
+    return 2;
+  }
   const calcjit::Result<calcjit::FeatureSet> set = calcjit::FeatureSet::ReadFile(path);
   if (!set.ok()) {
     std::cerr << path << ": " << set.status().ToString() << '\n';
@@ -65,12 +92,16 @@ int main(int argc, char** argv) {
   }
   out += '\n';
 
-  for (const QuerySpec& query : kQueries) {
+  // Item ids: query id * 1000 + item number (1-based), unique also past 999 items.
+  const std::size_t id_stride = items_per_query < 1000 ? 1000 : items_per_query + 1;
+  // Written a query at a time: a large file never sits in memory whole.
+  for (std::size_t id = 1; id <= query_count; ++id) {
+    const std::uint64_t seed = 1000 + id;
     const calcjit::example::ExampleQuery data =
-        calcjit::example::GenerateExampleQuery(schema, kItemsPerQuery, query.seed);
-    for (std::size_t item = 0; item < kItemsPerQuery; ++item) {
-      out += std::to_string(query.id) + ',' + std::string(query.text) + ',' +
-             std::to_string(query.id * 1000 + static_cast<int>(item) + 1);
+        calcjit::example::GenerateExampleQuery(schema, items_per_query, seed);
+    const std::string prefix = std::to_string(id) + ',' + QueryText(id) + ',';
+    for (std::size_t item = 0; item < items_per_query; ++item) {
+      out += prefix + std::to_string(id * id_stride + item + 1);
       for (std::size_t slot = 0; slot < schema.inputs.size(); ++slot) {
         const calcjit::InputInfo& input = schema.inputs[slot];
         const std::size_t width = input.dimension == 0 ? 1 : input.dimension;
@@ -81,7 +112,8 @@ int main(int argc, char** argv) {
       }
       out += '\n';
     }
+    std::cout << out;
+    out.clear();
   }
-  std::cout << out;
   return std::cout.good() ? 0 : 1;
 }

@@ -340,6 +340,56 @@ class StreamTest(unittest.TestCase):
         self.assertIn("row 4 (line 5), column 'x'", result.stderr)
         self.assertFalse(os.path.exists(d.path('o.csv')), 'no partial output file')
 
+    def test_threads_give_the_bytes_of_one_thread_in_input_order(self):
+        d = Workdir()
+        path = d.write('s.calc', 'input x; input w: query = 2; m = batch_mean(x) * w; '
+                                 'r = rank(x); d = x - m;\n')
+        rows = ['q,x,w']
+        for q in range(300):
+            for i in range(1 + q % 13):
+                rows.append('"k%d",%s,%d' % (q % 97, (q * 7 + i * 3) % 11 - 5, q % 5))
+        data = d.write('in.csv', '\r\n'.join(rows) + '\r\n')
+        one = run('eval', path, '--input', data, '--output', d.path('one.csv'),
+                  '--group-by', 'q', '--keep', 'q', '--threads', '1', '--chunk-bytes', '50')
+        self.assertEqual(one.returncode, 0, one.stderr)
+        for threads in ('2', '3', '8'):
+            for chunk in ('1', '50', '1000', '100000000'):
+                result = run('eval', path, '--input', data, '--output', d.path('n.csv'),
+                             '--group-by', 'q', '--keep', 'q', '--threads', threads,
+                             '--chunk-bytes', chunk)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertEqual(d.read('n.csv'), d.read('one.csv'), threads + ' ' + chunk)
+        default = run('eval', path, '--input', data, '--output', d.path('all.csv'),
+                      '--group-by', 'q', '--keep', 'q')
+        self.assertEqual(default.returncode, 0, default.stderr)
+        self.assertEqual(d.read('all.csv'), d.read('one.csv'))
+
+    def test_threads_report_the_first_error_in_input_order(self):
+        d = Workdir()
+        path = d.write('s.calc', 'input x; m = batch_mean(x);\n')
+        rows = ['q,x'] + ['%d,%d' % (i // 3, i) for i in range(3000)]
+        rows[2000] = '666,late'  # row 1999: a later chunk than row 5's
+        rows[6] = '1,early'
+        data = d.write('in.csv', '\n'.join(rows) + '\n')
+        for threads in ('1', '2', '4'):
+            result = run('eval', path, '--input', data, '--output', d.path('o.csv'),
+                         '--group-by', 'q', '--threads', threads, '--chunk-bytes', '64')
+            self.assertEqual(result.returncode, 1)
+            self.assertIn("row 6 (line 7), column 'x'", result.stderr)
+            self.assertNotIn('late', result.stderr)
+            self.assertFalse(os.path.exists(d.path('o.csv')), 'no partial output file')
+
+    def test_output_dash_writes_standard_output(self):
+        d = Workdir()
+        path = d.write('s.calc', 'input x; m = batch_mean(x);\n')
+        data = d.write('in.csv', 'q,x\n1,1\n1,3\n2,5\n')
+        for group in ([], ['--group-by', 'q', '--threads', '2']):
+            result = run('eval', path, '--input', data, '--output', '-', '--keep', 'x', *group)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            expected = 'x,m\n1,3\n3,3\n5,3\n' if not group else 'x,m\n1,2\n3,2\n5,5\n'
+            self.assertEqual(result.stdout, expected)
+            self.assertFalse(os.path.exists('-'))
+
 
 class GraphTest(unittest.TestCase):
     SET = ('input price; input q: query = 1; a = price * q; m = batch_mean(a);\n'

@@ -1,22 +1,105 @@
 #!/bin/sh
-# `cmake --install` of the build into a fresh prefix, then a separate project
-# (examples/cmake_consumer) that finds it with find_package(calcjit) and uses
-# both the C++ and the C API from the installed, versioned shared library.
+# `cmake --install` of the build into a fresh prefix, then each piece used as
+# its users would, from the prefix alone:
+#   - C and C++: a separate project (examples/cmake_consumer) that finds it with
+#     find_package(calcjit), and the C program built again with pkg-config only;
+#   - the calcjit command from bin/;
+#   - Java: the jar (a program run against it alone), its sources jar and pom;
+#   - Python: `pip install --no-build-isolation --no-index` of the source tree
+#     into a fresh venv (--system-site-packages: Debian's numpy and pandas),
+#     then `import calcjit` from outside the source and build trees.
 #   tests/install/install_test.sh BUILD_DIR SOURCE_DIR
 set -eu
-build=$1
-source=$2
+build=$(cd "$1" && pwd)
+source=$(cd "$2" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cmake --install "$build" --prefix "$work/prefix" >/dev/null
-test -L "$work/prefix/lib/libcalcjit.so"
-ls "$work/prefix/lib/libcalcjit.so.0" "$work/prefix/lib/libcalcjit.so.0.1.0" >/dev/null
-test -f "$work/prefix/include/calcjit/calcjit.h"
+prefix=$work/prefix
+version=$(sed -n 's/^project(calcjit VERSION \([0-9.]*\).*/\1/p' "$source/CMakeLists.txt")
+cmake --install "$build" --prefix "$prefix" >/dev/null
+
+# C and C++ through CMake.
+test -L "$prefix/lib/libcalcjit.so"
+ls "$prefix/lib/libcalcjit.so.0" "$prefix/lib/libcalcjit.so.$version" >/dev/null
+test -f "$prefix/include/calcjit/calcjit.h"
 cmake -S "$source/examples/cmake_consumer" -B "$work/consumer" -G Ninja \
-  -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$work/consumer" >/dev/null
-cpp=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/consumer/consumer_cpp")
-c=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/consumer/consumer_c")
+cpp=$(LD_LIBRARY_PATH="$prefix/lib" "$work/consumer/consumer_cpp")
+c=$(LD_LIBRARY_PATH="$prefix/lib" "$work/consumer/consumer_c")
 test "$cpp" = "3 5 7" || { echo "C++ consumer printed '$cpp'"; exit 1; }
 test "$c" = "3 5 7" || { echo "C consumer printed '$c'"; exit 1; }
-echo "installed and used: $cpp / $c"
+
+# C through pkg-config.
+flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs calcjit)
+test "$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --modversion calcjit)" = "$version"
+cc -o "$work/consumer_pc" "$source/examples/cmake_consumer/main.c" $flags
+pc=$(LD_LIBRARY_PATH="$prefix/lib" "$work/consumer_pc")
+test "$pc" = "3 5 7" || { echo "pkg-config consumer printed '$pc'"; exit 1; }
+
+# The command line.
+"$prefix/bin/calcjit" check "$source/examples/ranking/ranking.calc" >/dev/null
+scores=$("$prefix/bin/calcjit" eval "$source/examples/ranking/ranking.calc" \
+  --input "$source/examples/ranking/items.csv" --output - --group-by query_id \
+  --keep item_id --outputs score | wc -l)
+test "$scores" -eq 121 || { echo "calcjit eval wrote $scores lines"; exit 1; }
+
+# Java, when the build has it.
+if [ -f "$build/java/calcjit.jar" ]; then
+  jars=$prefix/share/java
+  ls "$jars/calcjit-$version.jar" "$jars/calcjit-$version-sources.jar" \
+     "$jars/calcjit-$version.pom" >/dev/null
+  unzip -l "$jars/calcjit-$version.jar" | grep -q 'io/calcjit/native/linux-x86_64/libcalcjit_jni.so'
+  unzip -l "$jars/calcjit-$version-sources.jar" | grep -q 'io/calcjit/Engine.java'
+  /usr/bin/python3 - "$jars/calcjit-$version.pom" "$version" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+root = ET.parse(sys.argv[1]).getroot()
+got = [root.find(f"m:{k}", ns).text for k in ("groupId", "artifactId", "version", "packaging")]
+assert got == ["io.calcjit", "calcjit", sys.argv[2], "jar"], got
+PY
+  mkdir "$work/java"
+  cat > "$work/java/Installed.java" <<'JAVA'
+import io.calcjit.*;
+
+public class Installed {
+  public static void main(String[] args) {
+    try (FeatureSet set = FeatureSet.fromText("input x; f = x * 2 + 1;");
+        Engine engine = Engine.create(set, EngineOptions.of(Backend.VM));
+        Session session = engine.newSession()) {
+      session.bindInput("x", new float[] {1, 2, 3});
+      session.evaluate(3);
+      float[] f = session.output("f");
+      System.out.println(f[0] + " " + f[1] + " " + f[2] + " " + Engine.libraryVersion());
+    }
+  }
+}
+JAVA
+  java_out=$(cd "$work/java" && java -cp "$jars/calcjit-$version.jar" Installed.java)
+  test "$java_out" = "3.0 5.0 7.0 $version" || { echo "Java printed '$java_out'"; exit 1; }
+fi
+
+# Python: pip install of the source tree (the module built by CMake in this
+# build folder: only what changed is rebuilt), imported outside both trees.
+/usr/bin/python3 -m venv --system-site-packages "$work/venv"
+CALCJIT_CMAKE_BUILD_DIR=$build "$work/venv/bin/pip" install --quiet --no-build-isolation \
+  --no-index "$source" >"$work/pip.log" 2>&1 || { cat "$work/pip.log"; exit 1; }
+(cd "$work" && env -u PYTHONPATH "$work/venv/bin/python" - "$work/venv" "$version") <<'PY'
+import pathlib
+import sys
+
+import numpy as np
+
+import calcjit
+import calcjit.dask  # noqa: F401 (importable; needs Dask only when called)
+
+package = pathlib.Path(calcjit.__file__).resolve().parent
+assert pathlib.Path(sys.argv[1]).resolve() in package.parents, package
+assert calcjit.__version__ == sys.argv[2], calcjit.__version__
+assert (package / "_calcjit.pyi").is_file() and (package / "py.typed").is_file()
+engine = calcjit.parse("input x; f = x * 2 + 1;").compile()
+f = engine.evaluate({"x": np.array([1, 2, 3], dtype=np.float32)})["f"]
+assert f.tolist() == [3, 5, 7], f
+PY
+echo "installed and used: C++ $cpp / C $c / pkg-config $pc / CLI / Java / Python"
