@@ -14,7 +14,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace calcjit;
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  auto loaded = model::LoadTreeModel(ir::ModelFormat::kLightgbmText, bytes, "fuzz.txt");
+  auto loaded = model::LoadTreeModel(model::ModelFormat::kLightgbmText, bytes, "fuzz.txt");
   if (!loaded.ok()) {
     if (loaded.status().message().empty()) fuzz::Fail("an error without a message", bytes);
     return 0;

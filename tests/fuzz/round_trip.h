@@ -32,14 +32,14 @@ namespace calcjit::fuzz {
 
 // A set in one format, the reader and writer of that format, and what the
 // format cannot carry (ir_dump.h).
-struct Format {
+struct WireFormat {
   const char* name;
   Result<ir::FeatureSetIr> (*read)(std::string_view);
   std::string (*write)(const ir::FeatureSetIr&);
   unsigned fold;
 };
 
-inline const Format kFormats[] = {
+inline const WireFormat kFormats[] = {
     {"text", dsl::ReadText, dsl::WriteText, kNanIsNan | kTwoOperandMinMax},
     {"json", dsl::ReadJson, dsl::WriteJson, kNanIsNan},
     {"proto", dsl::ReadProto, dsl::WriteProto, kExact},
@@ -47,7 +47,7 @@ inline const Format kFormats[] = {
 
 // `set` was read from a format that carries what `source_fold` says.
 inline void CheckRoundTrips(const ir::FeatureSetIr& set, unsigned source_fold) {
-  for (const Format& format : kFormats) {
+  for (const WireFormat& format : kFormats) {
     const unsigned fold = source_fold | format.fold;
     const std::string written = format.write(set);
     Result<ir::FeatureSetIr> again = format.read(written);
