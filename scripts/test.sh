@@ -2,7 +2,7 @@
 # Every test on a fresh Debian 12 machine: installs what is missing, builds
 # everything, and runs the whole suite (unit, conformance, property, CLI and
 # the sampled ulp checks of the math functions), then the runtime tests under
-# sanitizers.
+# sanitizers and every fuzz target for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -12,3 +12,6 @@ ctest --test-dir build --output-on-failure -j"$(nproc)"
 # and under ThreadSanitizer (their own build directories; docs/SERVING.md).
 ./scripts/sanitize.sh asan
 ./scripts/sanitize.sh tsan
+# Every libFuzzer target under ASan + UBSan (clang 16, build-fuzz/): the seed
+# and regression inputs once, then 10 s per target (docs/FUZZING.md).
+./scripts/fuzz.sh ci

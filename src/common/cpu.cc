@@ -32,10 +32,23 @@ bool IsIsaSupported(Isa isa) {
     case Isa::kAuto:
     case Isa::kBaseline:
       return true;
+#if defined(__clang__)
+    // clang 16 (the fuzz build, docs/FUZZING.md) knows no "x86-64-v3"/"-v4"
+    // here: the features of those levels that it can test (not f16c, movbe
+    // or lzcnt), one by one.
+    case Isa::kAvx2:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+             __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+    case Isa::kAvx512:
+      return IsIsaSupported(Isa::kAvx2) && __builtin_cpu_supports("avx512f") &&
+             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512cd") &&
+             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+#else
     case Isa::kAvx2:
       return __builtin_cpu_supports("x86-64-v3");
     case Isa::kAvx512:
       return __builtin_cpu_supports("x86-64-v4");
+#endif
   }
   return false;
 #else

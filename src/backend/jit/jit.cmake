@@ -32,12 +32,32 @@ target_sources(calcjit PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/compiler.cc
   ${CMAKE_CURRENT_LIST_DIR}/jit.cc
   ${CMAKE_CURRENT_LIST_DIR}/piece_key.cc
-  ${CMAKE_CURRENT_LIST_DIR}/vector_kernels.cc
   ${CMAKE_CURRENT_LIST_DIR}/vector_kernel_symbols.cc
   ${embedded})
-# The vector clones of the transcendental kernels (vector_kernels.h).
-set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/vector_kernels.cc PROPERTIES
-  COMPILE_OPTIONS "-fopenmp-simd")
+# The vector clones of the transcendental kernels (vector_kernels.h) are
+# GCC's: clang makes no bodies for `omp declare simd`. A clang build (the
+# fuzz build, docs/FUZZING.md) links this one file compiled by GCC, without
+# instrumentation (the kernels only call the header-only src/math).
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  target_sources(calcjit PRIVATE ${CMAKE_CURRENT_LIST_DIR}/vector_kernels.cc)
+  set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/vector_kernels.cc PROPERTIES
+    COMPILE_OPTIONS "-fopenmp-simd")
+else()
+  find_program(CALCJIT_GXX NAMES g++-12 g++ REQUIRED)
+  set(vector_kernels_object ${CMAKE_CURRENT_BINARY_DIR}/backend/jit/vector_kernels_gcc.o)
+  add_custom_command(
+    OUTPUT ${vector_kernels_object}
+    COMMAND ${CALCJIT_GXX} -std=c++20 -O2 -fPIC -fopenmp-simd
+            -ffp-contract=off -fno-fast-math -fno-math-errno
+            -I${PROJECT_SOURCE_DIR}/src -I${PROJECT_SOURCE_DIR}/include
+            -MD -MF ${vector_kernels_object}.d
+            -c ${CMAKE_CURRENT_LIST_DIR}/vector_kernels.cc -o ${vector_kernels_object}
+    DEPENDS ${CMAKE_CURRENT_LIST_DIR}/vector_kernels.cc
+    DEPFILE ${vector_kernels_object}.d
+    COMMENT "Compiling the JIT's vector kernels with GCC"
+    VERBATIM)
+  target_sources(calcjit PRIVATE ${vector_kernels_object})
+endif()
 target_include_directories(calcjit SYSTEM PRIVATE ${LLVM_INCLUDE_DIRS})
 separate_arguments(llvm_definitions NATIVE_COMMAND ${LLVM_DEFINITIONS})
 target_compile_definitions(calcjit PRIVATE ${llvm_definitions})

@@ -171,18 +171,22 @@ void ActivateRows(const PreparedNetStep& step, float* rows) {
 template <class Rows>
 void Linear(const PreparedNet& net, const PreparedNetStep& step, const Rows& in, float* out) {
   const float* w = net.weights() + step.weights_offset;
-  const float* bias = net.biases() + step.bias_offset;
+  // No pointer into biases() without a bias: a net without any has none, and
+  // an offset from their null data() is undefined (found by the fuzzer,
+  // tests/fuzz/regressions/onnx_reader).
+  const float* bias = step.has_bias ? net.biases() + step.bias_offset : nullptr;
+  auto bias_from = [bias](std::uint32_t j) { return bias == nullptr ? nullptr : bias + j; };
   const std::size_t tile_floats = std::size_t{step.in_padded} * kTile;
   std::uint32_t j0 = 0;
   for (; j0 + kTile <= step.out_width; j0 += kTile, w += tile_floats) {
-    LinearTile<kTile>(step, in, w, bias + j0, out + std::size_t{j0} * kRow);
+    LinearTile<kTile>(step, in, w, bias_from(j0), out + std::size_t{j0} * kRow);
   }
   switch (step.out_width - j0) {
     case 2:
-      LinearTile<2>(step, in, w, bias + j0, out + std::size_t{j0} * kRow);
+      LinearTile<2>(step, in, w, bias_from(j0), out + std::size_t{j0} * kRow);
       break;
     case 1:
-      LinearTile<1>(step, in, w, bias + j0, out + std::size_t{j0} * kRow);
+      LinearTile<1>(step, in, w, bias_from(j0), out + std::size_t{j0} * kRow);
       break;
     default:
       break;
