@@ -26,7 +26,6 @@ build() {
   ./scripts/setup.sh
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_C_COMPILER=clang-16 -DCMAKE_CXX_COMPILER=clang++-16 \
-    -DCMAKE_CXX_FLAGS=-Wno-unknown-warning-option \
     -DCALCJIT_SANITIZE=fuzzer-no-link,address,undefined -DCALCJIT_FUZZ=ON \
     -DCALCJIT_BUILD_TESTS=OFF -DCALCJIT_BUILD_BENCHMARKS=OFF -DCALCJIT_BUILD_TOOLS=OFF \
     -DCALCJIT_BUILD_JAVA=OFF -DCALCJIT_BUILD_PYTHON=OFF >/dev/null
