@@ -39,6 +39,8 @@ packages=(
   # `pip install .` offline (--no-build-isolation: Debian's setuptools and
   # wheel), into a venv in the install test; pkg-config for the .pc file
   python3-pip python3-setuptools python3-wheel python3-venv pkg-config
+  # the type stubs are checked with mypy
+  python3-mypy
 )
 
 missing=()

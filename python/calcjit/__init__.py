@@ -36,7 +36,8 @@ __all__ = [
 ]
 
 
-def read_file(path, format=None, *, model_root=None, allow_any_model_path=False):
+def read_file(path, format=None, *, model_root=None,
+              allow_any_model_path: bool = False) -> FeatureSet:
     """Reads and checks a set from a file (.calc, .json, .pb or .binpb, or `format`),
     and the models it declares (from the file's folder unless `model_root` is given).
 
@@ -46,7 +47,8 @@ def read_file(path, format=None, *, model_root=None, allow_any_model_path=False)
                                 allow_any_model_path=allow_any_model_path)
 
 
-def parse(data, format=None, *, model_root=None, models=None, allow_any_model_path=False):
+def parse(data, format=None, *, model_root=None, models=None,
+          allow_any_model_path: bool = False) -> FeatureSet:
     """Parses and checks a set: str in the text syntax (or JSON with format='json'),
     or bytes (binary protobuf unless `format` says otherwise). Its models come from
     `models` (a dict of model name to bytes) or from files under `model_root`."""
@@ -54,14 +56,14 @@ def parse(data, format=None, *, model_root=None, models=None, allow_any_model_pa
                             allow_any_model_path=allow_any_model_path)
 
 
-def from_model(model, format=None):
+def from_model(model, format: "str | None" = None) -> FeatureSet:
     """A trained model on its own as a set (load a model and infer): `model` is a
     path (format from the extension unless given) or bytes with `format` one of
     'xgboost', 'lightgbm', 'onnx'."""
     return FeatureSet.from_model(model, format)
 
 
-def available_backends():
+def available_backends() -> "list[str]":
     """The backends this build and machine can run, by name."""
     return [b for b in BACKENDS if is_backend_available(b)]
 
@@ -105,10 +107,11 @@ def _evaluate_dataframe_method(self, df, group_by=None, outputs=None):
     return _evaluate_dataframe(self, df, group_by=group_by, outputs=outputs)
 
 
-Engine.evaluate = _evaluate
-Engine.evaluate_dataframe = _evaluate_dataframe_method
-ServingEngine.evaluate = _evaluate
-ServingEngine.evaluate_dataframe = _evaluate_dataframe_method
+# Attached here, declared in _calcjit.pyi (so mypy sees an assignment to a method).
+Engine.evaluate = _evaluate  # type: ignore[assignment]
+Engine.evaluate_dataframe = _evaluate_dataframe_method  # type: ignore[assignment]
+ServingEngine.evaluate = _evaluate  # type: ignore[assignment]
+ServingEngine.evaluate_dataframe = _evaluate_dataframe_method  # type: ignore[assignment]
 
 
 def _set_evaluate_dataframe(self, df, group_by=None, outputs=None, backend="auto"):
@@ -120,7 +123,7 @@ def _set_evaluate_dataframe(self, df, group_by=None, outputs=None, backend="auto
     return _evaluate_dataframe(engine, df, group_by=group_by)
 
 
-FeatureSet.evaluate_dataframe = _set_evaluate_dataframe
+FeatureSet.evaluate_dataframe = _set_evaluate_dataframe  # type: ignore[assignment]
 
 
 def evaluate_dataframe(target, df, group_by=None, outputs=None):
