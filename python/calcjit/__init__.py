@@ -218,21 +218,21 @@ def _set_shadow_checked(self, fraction, *, backend="reference", candidate=None, 
                        max_recorded=max_recorded)
 
 
-def is_backend_available(backend):  # noqa: F811 (the checked version)
+def is_backend_available(backend):  # type: ignore[no-redef]  # noqa: F811 (the checked version)
     """Whether this build and machine can run the backend ('reference', 'vm', 'jit', 'auto')."""
     return _native_is_backend_available(_args.check_str("is_backend_available", "backend",
                                                         backend))
 
 
-def is_isa_supported(name):  # noqa: F811 (the checked version)
+def is_isa_supported(name):  # type: ignore[no-redef]  # noqa: F811 (the checked version)
     """Whether this CPU runs the instruction set ('auto', 'x86-64', 'avx2', 'avx512')."""
     return _native_is_isa_supported(_args.check_str("is_isa_supported", "name", name))
 
 
-FeatureSet.read_file = staticmethod(_read_file_checked)
-FeatureSet.parse = staticmethod(_parse_checked)
-FeatureSet.serialize = _serialize_checked
-FeatureSet.compile = _compile_checked
-ServingEngine.__init__ = _serving_init_checked
-ServingEngine.reload = _reload_checked
-ServingEngine.set_shadow = _set_shadow_checked
+FeatureSet.read_file = staticmethod(_read_file_checked)  # type: ignore[assignment]
+FeatureSet.parse = staticmethod(_parse_checked)  # type: ignore[assignment]
+FeatureSet.serialize = _serialize_checked  # type: ignore[assignment]
+FeatureSet.compile = _compile_checked  # type: ignore[assignment]
+ServingEngine.__init__ = _serving_init_checked  # type: ignore[assignment]
+ServingEngine.reload = _reload_checked  # type: ignore[assignment]
+ServingEngine.set_shadow = _set_shadow_checked  # type: ignore[assignment]
