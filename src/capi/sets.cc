@@ -25,17 +25,7 @@ extern "C" {
 
 calcjit_status calcjit_set_parse(const void* data, size_t size, calcjit_format format,
                                  calcjit_set** out) {
-  return Call([&]() -> Status {
-    if (out == nullptr) return NullArgument("out");
-    *out = nullptr;
-    std::string_view bytes;
-    CALCJIT_RETURN_IF_ERROR(CheckBytes(data, size, &bytes));
-    calcjit::Format cpp_format{};
-    CALCJIT_RETURN_IF_ERROR(CheckFormat(format, &cpp_format));
-    calcjit::Result<calcjit::FeatureSet> set = calcjit::FeatureSet::Parse(bytes, cpp_format);
-    if (!set.ok()) return set.status();
-    return CreateHandle(std::make_unique<calcjit_set>(std::move(set).value()), out);
-  });
+  return calcjit_set_parse_with_models(data, size, format, nullptr, nullptr, 0, out);
 }
 
 calcjit_status calcjit_set_parse_with_models(const void* data, size_t size, calcjit_format format,

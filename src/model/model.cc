@@ -18,6 +18,21 @@ namespace calcjit::model {
 
 namespace {
 
+// The block evaluator compiled for `tier`: each evaluator has one overload
+// per prepared form in each tier's namespace.
+template <typename Prepared>
+void EvaluateOnTier(Isa tier, const Prepared& prepared, const float* const* features, std::size_t n,
+                    float* const* outputs, void* scratch) {
+  switch (tier) {
+    case Isa::kAvx512:
+      return avx512::Evaluate(prepared, features, n, outputs, scratch);
+    case Isa::kAvx2:
+      return avx2::Evaluate(prepared, features, n, outputs, scratch);
+    default:
+      return baseline::Evaluate(prepared, features, n, outputs, scratch);
+  }
+}
+
 std::string FloatText(double value) {
   if (std::isnan(value)) return "nan";
   char buffer[32];
@@ -114,14 +129,7 @@ class TreeModel final : public Model {
   }
   void EvaluateTier(Isa tier, const float* const* features, std::size_t n, float* const* outputs,
                     void* scratch) const {
-    switch (tier) {
-      case Isa::kAvx512:
-        return avx512::Evaluate(loaded_->prepared, features, n, outputs, scratch);
-      case Isa::kAvx2:
-        return avx2::Evaluate(loaded_->prepared, features, n, outputs, scratch);
-      default:
-        return baseline::Evaluate(loaded_->prepared, features, n, outputs, scratch);
-    }
+    EvaluateOnTier(tier, loaded_->prepared, features, n, outputs, scratch);
   }
 
   static ModelSummary SummaryOf(const LoadedTreeModel& loaded, ir::ModelFormat format) {
@@ -154,14 +162,7 @@ class NetModel final : public Model {
   }
   void Evaluate(Isa tier, const float* const* features, std::size_t n, float* const* outputs,
                 void* scratch) const override {
-    switch (tier) {
-      case Isa::kAvx512:
-        return avx512::Evaluate(loaded_->prepared, features, n, outputs, scratch);
-      case Isa::kAvx2:
-        return avx2::Evaluate(loaded_->prepared, features, n, outputs, scratch);
-      default:
-        return baseline::Evaluate(loaded_->prepared, features, n, outputs, scratch);
-    }
+    EvaluateOnTier(tier, loaded_->prepared, features, n, outputs, scratch);
   }
 
   std::string Explain(const float* row, std::size_t /*max_trees*/) const override {

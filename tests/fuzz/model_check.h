@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "calcjit/cpu.h"
+#include "math/fp_env.h"
+#include "model/model.h"
 #include "tests/fuzz/round_trip.h"
 
 namespace calcjit::fuzz {
@@ -92,6 +94,33 @@ void CheckModelEvaluation(std::uint32_t features, std::uint32_t outputs, Referen
       }
     }
   }
+}
+
+// The body of every model reader target: the format's reader, checks and
+// layout through model::LoadModel, the table the pipeline loads models with;
+// then the evaluation of what it accepts, through the same interface the
+// backends call.
+inline int CheckModelFile(ir::ModelFormat format, const std::uint8_t* data, std::size_t size,
+                          std::string_view file_name) {
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  const Result<std::shared_ptr<const model::Model>> loaded =
+      model::LoadModel(format, bytes, file_name);
+  if (!loaded.ok()) {
+    if (loaded.status().message().empty()) Fail("an error without a message", bytes);
+    return 0;
+  }
+  const model::Model& m = **loaded;
+  CheckModelEvaluation(
+      m.summary().feature_count, m.summary().output_count,
+      [&](const float* const* in, std::size_t n, float* const* out) {
+        m.EvaluateReference(in, n, out);
+      },
+      [&](const float* const* in, std::size_t n, float* const* out, Isa isa) {
+        const auto scratch = AlignedScratch(m.ScratchBytes(n));
+        const math::ScopedFpEnv fp_env;
+        m.Evaluate(isa, in, n, out, scratch.get());
+      });
+  return 0;
 }
 
 }  // namespace calcjit::fuzz
