@@ -7,6 +7,8 @@
 #include <sstream>
 #include <utility>
 
+#include "bench/manual.h"
+
 namespace calcjit::bench {
 
 namespace {
@@ -22,38 +24,6 @@ constexpr BackendMode kBackendModes[] = {
     {Backend::kVm, "vm"},
     {Backend::kJit, "jit"},
 };
-
-// The hand-written loops: what a careful engineer writes for one formula
-// over float arrays, compiled with the project's flags (-O3
-// -ffp-contract=off, no -march: the compiler vectorizes with SSE2), with no
-// intrinsics. The same operations in the same order as the contract, so the
-// same bits.
-void ManualQux(const float* foo, const float* bar, const float* baz, float* out, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) out[i] = foo[i] / (bar[i] + baz[i]);
-}
-
-// One pass over the ten columns, summed left to right as the contract's
-// left-nested tree does (a column-at-a-time accumulation would read and
-// write `out` ten times).
-void ManualSum10(std::span<const float* const> x, float* out, std::size_t n) {
-  const float* x0 = x[0];
-  const float* x1 = x[1];
-  const float* x2 = x[2];
-  const float* x3 = x[3];
-  const float* x4 = x[4];
-  const float* x5 = x[5];
-  const float* x6 = x[6];
-  const float* x7 = x[7];
-  const float* x8 = x[8];
-  const float* x9 = x[9];
-  for (std::size_t i = 0; i < n; ++i) {
-    out[i] = x0[i] + x1[i] + x2[i] + x3[i] + x4[i] + x5[i] + x6[i] + x7[i] + x8[i] + x9[i];
-  }
-}
-
-void RunManualQux(std::span<const float* const> inputs, float* out, std::size_t n) {
-  ManualQux(inputs[0], inputs[1], inputs[2], out, n);
-}
 
 bool SameBits(float a, float b) {
   return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
@@ -91,7 +61,10 @@ class SeedWorkload final : public Workload {
   }
 
   Status Bind(const Mode& mode) {
-    if (!mode.backend) return Status::Ok();
+    if (!mode.backend) {
+      loop_ = mode.name == "native" ? case_.native : case_.manual;
+      return Status::Ok();
+    }
     Result<FeatureSet> set = FeatureSet::Parse(case_.text, Format::kText);
     if (!set.ok()) return set.status();
     EngineOptions options;
@@ -110,7 +83,7 @@ class SeedWorkload final : public Workload {
 
   Status Run() override {
     if (!engine_) {
-      case_.manual(pointers_, output_.data(), n_);
+      loop_(pointers_, output_.data(), n_);
       return Status::Ok();
     }
     return engine_->Evaluate(*batch_);
@@ -129,6 +102,8 @@ class SeedWorkload final : public Workload {
 
  private:
   const SeedCase& case_;
+  // The hand-written loop a manual mode runs.
+  void (*loop_)(std::span<const float* const>, float*, std::size_t) = nullptr;
   std::size_t n_;
   std::vector<std::vector<float>> columns_;
   std::vector<const float*> pointers_;
@@ -252,7 +227,7 @@ class SetWorkload final : public Workload {
 }  // namespace
 
 std::vector<Mode> AvailableModes() {
-  std::vector<Mode> modes = {Mode{"manual", std::nullopt}};
+  std::vector<Mode> modes = {Mode{"manual", std::nullopt}, Mode{"native", std::nullopt}};
   for (const BackendMode& row : kBackendModes) {
     if (IsBackendAvailable(row.backend)) modes.push_back(Mode{row.mode, row.backend});
   }
@@ -275,7 +250,8 @@ const std::vector<SeedCase>& SeedCases() {
        "input f_baz;\n"
        "f_qux = f_foo / (f_bar + f_baz);\n",
        {{"f_foo", 1.0f, 100.0f}, {"f_bar", 1.0f, 10.0f}, {"f_baz", 20.0f, 30.0f}},
-       &RunManualQux},
+       &baseline::Qux,
+       &native::Qux},
       {"Sum10",
        "s",
        "input x0; input x1; input x2; input x3; input x4;\n"
@@ -291,7 +267,8 @@ const std::vector<SeedCase>& SeedCases() {
         {"x7", 0.0f, 1.0f},
         {"x8", 0.0f, 1.0f},
         {"x9", 0.0f, 1.0f}},
-       &ManualSum10},
+       &baseline::Sum10,
+       &native::Sum10},
   };
   return cases;
 }
@@ -333,7 +310,11 @@ Result<std::string> ReadText(const char* path) {
 
 }  // namespace
 
-Result<std::string> ReadLargeSetText() { return ReadText(kLargeSet.path); }
-Result<std::string> ReadRankingSetText() { return ReadText(kRankingSet.path); }
+Result<std::string> ReadLargeSetText() {
+  return ReadText(kLargeSet.path);
+}
+Result<std::string> ReadRankingSetText() {
+  return ReadText(kRankingSet.path);
+}
 
 }  // namespace calcjit::bench

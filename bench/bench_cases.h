@@ -26,11 +26,13 @@ namespace calcjit::bench {
 
 // How a workload is computed.
 struct Mode {
-  std::string name;                // "manual", "evaluated", "vm", "jit"
-  std::optional<Backend> backend;  // none for "manual"
+  std::string name;                // "manual", "native", "evaluated", "vm", "jit"
+  std::optional<Backend> backend;  // none for "manual" and "native"
 };
 
-// The modes this build and machine can run, in report order: "manual" first,
+// The modes this build and machine can run, in report order: "manual" (the
+// hand-written loops built with the project's flags) and "native" (the same
+// loops built with -march=native, the limit on this machine) first,
 // then every available backend. Adding a backend to calcjit adds its mode
 // here by itself once IsBackendAvailable reports it.
 std::vector<Mode> AvailableModes();
@@ -57,8 +59,10 @@ struct SeedCase {
   const char* output;  // the feature it defines
   const char* text;    // the set, in the text syntax
   std::vector<UniformInput> inputs;
-  // The hand-written computation: `inputs` in the order above, n floats each.
+  // The hand-written computation: `inputs` in the order above, n floats
+  // each; built with the project's flags and for the host (bench/manual.h).
   void (*manual)(std::span<const float* const> inputs, float* out, std::size_t n);
+  void (*native)(std::span<const float* const> inputs, float* out, std::size_t n);
 };
 
 // f_qux = f_foo / (f_bar + f_baz), and s = x0 + x1 + ... + x9 (left-nested).

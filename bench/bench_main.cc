@@ -19,7 +19,9 @@
 //                          and optimize again, JIT pieces from the code cache
 // Preparation times are wall-clock times (the JIT compiles on several threads).
 //
-// <mode> is "manual" (hand-written loops; seed formulas only), "evaluated"
+// <mode> is "manual" (hand-written loops built with the project's flags;
+// seed formulas only), "native" (the same loops built with -march=native: the
+// limit on this machine), "evaluated"
 // (the reference interpreter through the public API), then any other backend
 // the build can run ("vm", "jit"), registered by themselves.
 //
@@ -220,9 +222,9 @@ void RunRankKernel(benchmark::State& state, const std::string& shape) {
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
-  state.counters["ns_per_item"] = benchmark::Counter(
-      static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
-                                  benchmark::Counter::kInvert);
+  state.counters["ns_per_item"] =
+      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                                     benchmark::Counter::kInvert);
 }
 
 void RegisterAll() {
@@ -230,9 +232,12 @@ void RegisterAll() {
   RegisterTranscendentalBenchmarks();
   for (const std::string shape : {"prices", "counts", "signed_nan"}) {
     const std::string name = "BM_Kernel/rank/" + shape;
-    benchmark::RegisterBenchmark(name.c_str(), [shape](benchmark::State& state) {
-      RunRankKernel(state, shape);
-    })->Arg(100)->Arg(2000)->Arg(10000)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [shape](benchmark::State& state) { RunRankKernel(state, shape); })
+        ->Arg(100)
+        ->Arg(2000)
+        ->Arg(10000)
+        ->Unit(benchmark::kMicrosecond);
   }
   for (const SeedCase& seed_case : SeedCases()) {
     for (const Mode& mode : modes) {
@@ -269,23 +274,29 @@ void RegisterAll() {
         ->Arg(static_cast<std::int64_t>(kLargeSize))
         ->Unit(benchmark::kMillisecond);
   }
-  benchmark::RegisterBenchmark("BM_Parse/large", [](benchmark::State& state) {
-    RunParse(state, "BM_Parse/large");
-  })->Unit(benchmark::kMillisecond)->UseRealTime();
+  benchmark::RegisterBenchmark("BM_Parse/large",
+                               [](benchmark::State& state) { RunParse(state, "BM_Parse/large"); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
   for (const std::string set : {"Qux", "Sum10", "ranking", "large"}) {
     for (const Mode& mode : modes) {
       if (!mode.backend) continue;
       const std::string name = "BM_Prepare/" + set + "/" + mode.name;
-      benchmark::RegisterBenchmark(name.c_str(), [name, set, mode](benchmark::State& state) {
-        RunPrepare(state, name, set, mode, true);
-      })->Unit(benchmark::kMillisecond)->UseRealTime();
+      benchmark::RegisterBenchmark(
+          name.c_str(),
+          [name, set, mode](benchmark::State& state) { RunPrepare(state, name, set, mode, true); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
     }
   }
   if (const std::optional<Mode> jit = FindMode("jit")) {
     const std::string serial = "BM_Prepare/large/jit-1-thread";
-    benchmark::RegisterBenchmark(serial.c_str(), [serial, mode = *jit](benchmark::State& state) {
-      RunPrepare(state, serial, "large", mode, false);
-    })->Unit(benchmark::kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark(serial.c_str(),
+                                 [serial, mode = *jit](benchmark::State& state) {
+                                   RunPrepare(state, serial, "large", mode, false);
+                                 })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
     for (const std::string set : {"ranking", "large"}) {
       for (const bool keep_serving : {true, false}) {
         const std::string name =
@@ -392,6 +403,9 @@ class RatioReporter final : public benchmark::BenchmarkReporter {
       if (mode.backend) header += Pad(mode.name + "/manual", 18);
     }
     for (const Mode& mode : modes) {
+      if (mode.backend) header += Pad(mode.name + "/native", 18);
+    }
+    for (const Mode& mode : modes) {
       if (mode.backend && *mode.backend != Backend::kReference) {
         header += Pad("evaluated/" + mode.name, 18);
       }
@@ -420,11 +434,13 @@ class RatioReporter final : public benchmark::BenchmarkReporter {
         const double* t = time(mode.name);
         line += Pad(t ? Format("%.3f", *t / static_cast<double>(row.second)) : "-", 20);
       }
-      const double* manual = time("manual");
-      for (const Mode& mode : modes) {
-        if (!mode.backend) continue;
-        const double* t = time(mode.name);
-        line += Pad(t && manual ? Format("%.1fx", *t / *manual) : "-", 18);
+      for (const char* loop : {"manual", "native"}) {
+        const double* manual = time(loop);
+        for (const Mode& mode : modes) {
+          if (!mode.backend) continue;
+          const double* t = time(mode.name);
+          line += Pad(t && manual ? Format("%.2fx", *t / *manual) : "-", 18);
+        }
       }
       const double* evaluated = time("evaluated");
       for (const Mode& mode : modes) {

@@ -6,7 +6,8 @@
 
 Prints, per case and item count, the time per item of every mode (the median
 of the repetitions when there are several, CPU time unless --real), then
-<mode>/manual for every backend and evaluated/<mode> for the backends other
+<mode>/manual and <mode>/native for every backend (the loops built with the
+project's flags and for the host) and evaluated/<mode> for the backends other
 than the reference interpreter, as a Markdown table (docs/PERFORMANCE.md);
 then the preparation benchmarks (BM_Parse, BM_Prepare, BM_Reload,
 BM_Recompile: no item count) in milliseconds of wall time per call (the JIT
@@ -65,20 +66,23 @@ def main():
         for mode in times[key]:
             if mode not in modes:
                 modes.append(mode)
-    modes.sort(key=lambda m: ["manual", "evaluated", "vm", "jit"].index(m)
-               if m in ["manual", "evaluated", "vm", "jit"] else 99)
-    backends = [m for m in modes if m != "manual"]
+    known = ["manual", "native", "evaluated", "vm", "jit"]
+    modes.sort(key=lambda m: known.index(m) if m in known else 99)
+    loops = [m for m in modes if m in ("manual", "native")]
+    backends = [m for m in modes if m not in loops]
     faster = [m for m in backends if m != "evaluated"]
 
     header = ["case", "n"] + [f"{m} ns/item" for m in modes]
-    header += [f"{m}/manual" for m in backends] + [f"evaluated/{m}" for m in faster]
+    header += [f"{m}/{loop}" for loop in loops for m in backends]
+    header += [f"evaluated/{m}" for m in faster]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for case, n in order:
         t = times[(case, n)]
         row = [case, str(n)]
         row += [f"{t[m] / n:.3f}" if m in t else "-" for m in modes]
-        row += [f"{t[m] / t['manual']:.1f}x" if m in t and "manual" in t else "-" for m in backends]
+        row += [f"{t[m] / t[loop]:.2f}x" if m in t and loop in t else "-"
+                for loop in loops for m in backends]
         row += [f"{t['evaluated'] / t[m]:.1f}x" if m in t and "evaluated" in t else "-"
                 for m in faster]
         print("| " + " | ".join(row) + " |")

@@ -2,6 +2,7 @@
 #include "runtime/bindings.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <optional>
 #include <string>
@@ -140,6 +141,13 @@ Status ResolveInput(const InputInfo& input, const InputBinding& binding, std::si
   return QueryInputLengthError(input, binding, per_query, queries);
 }
 
+// A value no table had before: generations are unique across tables, so a
+// table assigned anew never repeats the generation a plan remembers.
+std::uint64_t NewGeneration() {
+  static std::atomic<std::uint64_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -148,7 +156,8 @@ Status ResolveInput(const InputInfo& input, const InputBinding& binding, std::si
 BindingTable::BindingTable(const Schema& schema)
     : inputs_(schema.inputs.size()),
       outputs_(schema.outputs.size()),
-      owned_(schema.outputs.size()) {
+      owned_(schema.outputs.size()),
+      generation_(NewGeneration()) {
   own_ranges_.reserve(schema.outputs.size());
 }
 
@@ -168,11 +177,14 @@ Status BindingTable::BindInput(std::size_t index, std::span<const float> values,
                      Counted(inputs_.size(), "input", "inputs") + ")");
   }
   inputs_[index] = InputBinding{values, extent, true};
+  generation_ = NewGeneration();
   return Status::Ok();
 }
 
 void BindingTable::UnbindInput(std::size_t index) {
-  if (index < inputs_.size()) inputs_[index] = InputBinding{};
+  if (index >= inputs_.size()) return;
+  inputs_[index] = InputBinding{};
+  generation_ = NewGeneration();
 }
 
 Status BindingTable::BindOutput(const Schema& schema, std::string_view name,
@@ -189,6 +201,7 @@ Status BindingTable::BindOutput(std::size_t index, std::span<float> values, Exte
   }
   outputs_[index] = OutputBinding{values, extent, true};
   own_ranges_valid_ = false;
+  generation_ = NewGeneration();
   return Status::Ok();
 }
 
@@ -196,6 +209,7 @@ void BindingTable::Clear() {
   std::fill(inputs_.begin(), inputs_.end(), InputBinding{});
   std::fill(outputs_.begin(), outputs_.end(), OutputBinding{});
   own_ranges_valid_ = false;
+  generation_ = NewGeneration();
 }
 
 void BindingTable::Remap(const Schema& from, const Schema& to) {
@@ -219,6 +233,7 @@ void BindingTable::Remap(const Schema& from, const Schema& to) {
   own_ranges_.clear();
   own_ranges_.reserve(outputs_.size());
   own_ranges_valid_ = false;
+  generation_ = NewGeneration();
 }
 
 std::span<const BufferRange> BindingTable::OwnBuffers() {
@@ -243,7 +258,10 @@ float* BindingTable::OwnBuffer(std::size_t index, std::size_t items) {
   if (own.size() != items) {
     const float* before = own.data();
     own.resize(items);  // no allocation within the capacity
-    if (own.data() != before) own_ranges_valid_ = false;
+    if (own.data() != before) {
+      own_ranges_valid_ = false;
+      generation_ = NewGeneration();
+    }
   }
   return own.data();
 }
@@ -272,6 +290,11 @@ std::span<const float> CallPlan::QueryInput(std::size_t slot, std::size_t query,
     return {input.data + first_item * input.item_stride, items * input.item_stride};
   }
   return {input.data + query * input.query_stride, input.width};
+}
+
+void CallPlan::RewindViews() {
+  if (item_counts_.size() < 2) return;
+  for (std::size_t slot = 0; slot < inputs_.size(); ++slot) views_[slot].data = inputs_[slot].data;
 }
 
 namespace {
@@ -367,6 +390,23 @@ Status PrepareCall(const Schema& schema, BindingTable& table,
                    std::span<const std::size_t> item_counts, const BindingOwner& owner,
                    CallPlan& plan) {
   const std::size_t queries = item_counts.size();
+  // The bindings checked once are reused: the same bindings, schema and item
+  // counts as the last accepted call pass the same checks and resolve the
+  // same way, and the own buffers already have the call's size.
+  const CallPlan::Accepted& accepted = plan.accepted_;
+  if (accepted.table == &table && accepted.generation == table.generation() &&
+      accepted.schema == &schema && accepted.schema_version == owner.version &&
+      accepted.queries == queries) {
+    std::size_t same = 0;  // a loop: a call to memcmp costs more for one count
+    while (same < queries && item_counts[same] == accepted.item_counts[same]) ++same;
+    if (same == queries) {
+      plan.item_counts_ = item_counts;
+      return Status::Ok();
+    }
+  }
+  // The checks below fill the plan as they go: until they all pass, it
+  // describes no accepted call.
+  plan.accepted_ = CallPlan::Accepted{};
   std::size_t items = 0;
   for (const std::size_t n : item_counts) {
     if (__builtin_add_overflow(items, n, &items)) {
@@ -427,6 +467,10 @@ Status PrepareCall(const Schema& schema, BindingTable& table,
   }
   plan.item_counts_ = item_counts;
   plan.total_items_ = items;
+  if (queries <= CallPlan::kRememberedQueries) {
+    plan.accepted_ = {&schema, owner.version, &table, table.generation(), queries, {}};
+    std::copy(item_counts.begin(), item_counts.end(), plan.accepted_.item_counts);
+  }
   return Status::Ok();
 }
 

@@ -82,12 +82,18 @@ class BindingTable {
   // only beyond its capacity.
   float* OwnBuffer(std::size_t index, std::size_t items);
 
+  // Changes whenever a binding or an own buffer does, so that a call with
+  // the same bindings and item counts as the last accepted one is accepted
+  // without checking them again (PrepareCall).
+  std::uint64_t generation() const { return generation_; }
+
  private:
   std::vector<InputBinding> inputs_;
   std::vector<OutputBinding> outputs_;
   std::vector<std::vector<float>> owned_;
   std::vector<BufferRange> own_ranges_;  // reserved once
   bool own_ranges_valid_ = false;
+  std::uint64_t generation_ = 0;
 };
 
 // "unknown output 'nope': ..." for Output(name) of a batch or a session.
@@ -130,6 +136,11 @@ class CallPlan {
                             const BindingOwner&, CallPlan&);
   friend Status RunQueries(const backend::Executable&, Workspace*, CallPlan&, const CancelCheck*);
 
+  // Points the views back at the first query's items (RunQueries moves them
+  // query by query), as PrepareCall left them: a later call it accepts
+  // without checking again reads from there.
+  void RewindViews();
+
   std::span<const std::size_t> item_counts_;
   std::size_t total_items_ = 0;
   std::vector<ResolvedInput> inputs_;
@@ -140,6 +151,20 @@ class CallPlan {
   // Scratch, reserved once.
   std::vector<BufferRange> ranges_;
   std::vector<float*> query_outputs_;
+
+  // The last call PrepareCall accepted, for calls of at most kRememberedQueries
+  // queries: the same schema (and version), bindings and item counts again
+  // need no checks, since every rule depends on nothing else.
+  static constexpr std::size_t kRememberedQueries = 8;
+  struct Accepted {
+    const Schema* schema = nullptr;
+    std::uint64_t schema_version = 0;
+    const BindingTable* table = nullptr;
+    std::uint64_t generation = 0;
+    std::size_t queries = 0;
+    std::size_t item_counts[kRememberedQueries] = {};
+  };
+  Accepted accepted_;
 };
 
 // Checks the bindings of `table` for a call of `item_counts.size()` queries

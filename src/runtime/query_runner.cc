@@ -36,6 +36,7 @@ Status RunQueries(const backend::Executable& executable, Workspace* workspace, C
   for (std::size_t query = 0; query < queries; ++query) {
     if (query > 0) {
       if (cancelled != nullptr && *cancelled && (*cancelled)()) {
+        plan.RewindViews();
         return RuntimeError("cancelled after " + std::to_string(query) + " of " +
                             std::to_string(queries) + " queries");
       }
@@ -53,10 +54,12 @@ Status RunQueries(const backend::Executable& executable, Workspace* workspace, C
     if (items == 0) continue;  // nothing to compute, nothing to write
     args.item_count = items;
     if (Status status = executable.Run(args, workspace); !status.ok()) {
+      plan.RewindViews();
       return InQuery(status, query, queries);
     }
     first_item += items;
   }
+  plan.RewindViews();
   return Status::Ok();
 }
 

@@ -637,6 +637,84 @@ TEST_P(BindingRules, IndicesOutOfRange) {
   EXPECT_EQ(session.BindInput(1, x).message(), "input index 1 is out of range (1 input)");
 }
 
+// A call with the bindings and item counts of the last accepted one is not
+// checked again (bindings.h, CallPlan): every change between calls must still
+// be seen, and a refused or many-query call must leave nothing stale behind.
+TEST_P(BindingRules, CheckedBindingsAreReusedOnlyWhileUnchanged) {
+  for (const Backend backend : AllBackends()) {
+    SCOPED_TRACE(BackendName(backend));
+    const std::unique_ptr<Evaluator> e =
+        Make(GetParam(), ParseText("input x; input q: query; f = x * q; g = x + 1;"), backend);
+    std::vector<float> x = {1, 2, 3, 4};
+    std::vector<float> other_x = {10, 20, 30, 40};
+    const std::vector<float> q = {2, 3};
+    std::vector<float> f(4, -1.0f);
+    std::vector<float> other_f(4, -1.0f);
+    const std::size_t one[1] = {4};
+    const std::size_t two[2] = {1, 3};
+    ASSERT_TRUE(e->BindInput("x", x).ok());
+    ASSERT_TRUE(e->BindInput("q", std::span(q).first(1)).ok());
+    ASSERT_TRUE(e->BindOutput("f", f).ok());
+    ASSERT_TRUE(e->Evaluate(one).ok());
+    EXPECT_EQ(f, (std::vector<float>{2, 4, 6, 8}));
+    // New values in the same buffer: read again.
+    x[0] = 5;
+    ASSERT_TRUE(e->Evaluate(one).ok());
+    EXPECT_EQ(f[0], 10.0f);
+    // Another input buffer, then another output buffer.
+    ASSERT_TRUE(e->BindInput("x", other_x).ok());
+    ASSERT_TRUE(e->Evaluate(one).ok());
+    EXPECT_EQ(f, (std::vector<float>{20, 40, 60, 80}));
+    ASSERT_TRUE(e->BindOutput("f", other_f).ok());
+    ASSERT_TRUE(e->Evaluate(one).ok());
+    EXPECT_EQ(other_f, (std::vector<float>{20, 40, 60, 80}));
+    EXPECT_EQ(f, (std::vector<float>{20, 40, 60, 80})) << "the old output is left alone";
+    // A refused call (5 items for a buffer of 4) between two equal ones.
+    const std::size_t five[1] = {5};
+    EXPECT_FALSE(e->Evaluate(five).ok());
+    other_x[3] = 50;
+    ASSERT_TRUE(e->Evaluate(one).ok());
+    EXPECT_EQ(other_f, (std::vector<float>{20, 40, 60, 100}));
+    // Two queries, twice: the second call reads the first query's items
+    // from the start again, with one q per query.
+    ASSERT_TRUE(e->BindInput("q", q).ok());
+    ASSERT_TRUE(e->Evaluate(two).ok());
+    EXPECT_EQ(other_f, (std::vector<float>{20, 60, 90, 150}));
+    std::fill(other_f.begin(), other_f.end(), -1.0f);
+    ASSERT_TRUE(e->Evaluate(two).ok());
+    EXPECT_EQ(other_f, (std::vector<float>{20, 60, 90, 150}));
+    // A binding that breaks a rule after accepted calls is still refused.
+    ASSERT_TRUE(e->BindOutput("g", std::span(other_f)).ok());
+    ExpectError(*e, two,
+                "output 'g' shares memory with output 'f'; each output needs a buffer of its own",
+                "g");
+    EXPECT_EQ(other_f, (std::vector<float>{20, 60, 90, 150}));
+    // Cleared: nothing is bound any more.
+    e->Clear();
+    EXPECT_FALSE(e->Evaluate(two).ok());
+  }
+}
+
+// A reload that keeps the schema's shape but changes a default: the same
+// bindings and item counts, yet the new version's default must apply.
+TEST(SessionQueries, ANewVersionsDefaultAppliesWithUnchangedBindings) {
+  Result<ServingEngine> serving = ServingEngine::Create(
+      ParseText("input x; input w = 2; y = x * w;"), ServingOptions{{Backend::kVm}});
+  ASSERT_TRUE(serving.ok());
+  Session session(*serving);
+  const std::vector<float> x = {1, 2, 3};
+  std::vector<float> y(3);
+  ASSERT_TRUE(session.BindInput("x", x).ok());
+  ASSERT_TRUE(session.BindOutput("y", y).ok());
+  session.SetItemCount(3);
+  ASSERT_TRUE(session.Evaluate().ok());
+  EXPECT_EQ(y, (std::vector<float>{2, 4, 6}));
+  ASSERT_TRUE(serving->Reload(ParseText("input x; input w = 5; y = x * w;")).ok());
+  ASSERT_TRUE(session.Evaluate().ok());
+  EXPECT_EQ(session.version(), 2u);
+  EXPECT_EQ(y, (std::vector<float>{5, 10, 15}));
+}
+
 INSTANTIATE_TEST_SUITE_P(Ways, BindingRules, ::testing::Values(Via::kBatch, Via::kSession),
                          [](const ::testing::TestParamInfo<Via>& param) {
                            return ViaName(param.param);

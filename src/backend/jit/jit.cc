@@ -1,5 +1,7 @@
 #include "backend/jit/jit.h"
 
+#include "backend/jit/tail_blocks.h"
+
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -14,8 +16,11 @@ namespace {
 // (the scratch), their results copied back.
 class JitCode final : public program::RegionCode {
  public:
-  JitCode(const program::Region& region, CompiledPiece piece)
-      : reads_(region.reads.size()), writes_(region.writes.size()), piece_(std::move(piece)) {}
+  JitCode(const program::Region& region, CompiledPiece piece, Isa isa)
+      : reads_(region.reads.size()),
+        writes_(region.writes.size()),
+        piece_(std::move(piece)),
+        tail_(TailBlocksFor(isa)) {}
 
   std::size_t ScratchFloats() const override { return (reads_ + writes_) * 2 * kChunk; }
 
@@ -34,14 +39,13 @@ class JitCode final : public program::RegionCode {
         reinterpret_cast<float**>(padded_writes + writes_ * kChunk + 2 * reads_);
     for (std::size_t r = 0; r < reads_; ++r) {
       float* padded = padded_reads + r * kChunk;
-      std::fill_n(padded, kChunk, 0.0f);
-      std::copy_n(args.reads[r] + whole, tail, padded);
+      tail_.load(args.reads[r] + whole, tail, padded);
       read_pointers[r] = padded;
     }
     for (std::size_t w = 0; w < writes_; ++w) write_pointers[w] = padded_writes + w * kChunk;
     piece_.function(read_pointers, args.scalars, write_pointers, kChunk);
     for (std::size_t w = 0; w < writes_; ++w) {
-      std::copy_n(write_pointers[w], tail, args.writes[w] + whole);
+      tail_.store(write_pointers[w], tail, args.writes[w] + whole);
     }
   }
 
@@ -49,6 +53,7 @@ class JitCode final : public program::RegionCode {
   const std::size_t reads_;
   const std::size_t writes_;
   const CompiledPiece piece_;
+  const TailBlocks tail_;
 };
 
 }  // namespace
@@ -75,7 +80,8 @@ Result<program::CompiledRegions> CompileRegions(const program::Program& program,
   program::CompiledRegions compiled;
   for (std::size_t k = 0; k < regions.size(); ++k) {
     if (!results[k].ok()) return results[k].status();
-    compiled.code.push_back(std::make_unique<JitCode>(*regions[k], std::move(results[k]).value()));
+    compiled.code.push_back(
+        std::make_unique<JitCode>(*regions[k], std::move(results[k]).value(), options.isa));
   }
   return compiled;
 }

@@ -1,0 +1,29 @@
+// The last n % kChunk items of a batch in and out of a padded block of kChunk
+// floats (JitCode runs them through the compiled function as one whole
+// chunk). Per tier, because this is a fixed cost of every evaluation whose
+// item count is not a multiple of 16: with AVX-512 or AVX2 one masked load or
+// store per column (masked lanes are not read, so nothing past the caller's
+// buffer is touched), instead of a fill and a memcpy call.
+#ifndef CALCJIT_BACKEND_JIT_TAIL_BLOCKS_H_
+#define CALCJIT_BACKEND_JIT_TAIL_BLOCKS_H_
+
+#include <cstddef>
+
+#include "backend/jit/codegen.h"
+#include "calcjit/cpu.h"
+
+namespace calcjit::jit {
+
+struct TailBlocks {
+  // block[0, n) = src[0, n), block[n, kChunk) = +0; n <= kChunk.
+  void (*load)(const float* src, std::size_t n, float* block);
+  // dst[0, n) = block[0, n); n <= kChunk.
+  void (*store)(const float* block, std::size_t n, float* dst);
+};
+
+// The functions of a concrete tier (the caller checked the CPU has it).
+TailBlocks TailBlocksFor(Isa isa);
+
+}  // namespace calcjit::jit
+
+#endif  // CALCJIT_BACKEND_JIT_TAIL_BLOCKS_H_
