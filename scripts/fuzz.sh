@@ -11,7 +11,8 @@
 #   scripts/fuzz.sh long HOURS [TARGET...]
 #                                         every target (or those named) one after
 #                                         another, HOURS in all, split evenly
-# Each run prints "fuzz: TARGET: N executions in S s, corpus C inputs, 0 crashes".
+# Each run prints "fuzz: TARGET: N executions in S s, C new inputs kept, 0 crashes"
+# (C counts the working corpus, not the committed seeds the run also read).
 # A crash leaves its input in build-fuzz/artifacts/TARGET/; fixed, it becomes
 # a regression input in tests/fuzz/regressions/TARGET/ that replay runs.
 set -euo pipefail
@@ -74,7 +75,7 @@ run() {
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{s += $2} END {print s + 0}')
   crashes=$(find "$artifacts" -type f | wc -l)
   corpus=$(find "$work" -type f | wc -l)
-  echo "fuzz: $t: $runs executions in $seconds s, corpus $corpus inputs, $crashes crashes"
+  echo "fuzz: $t: $runs executions in $seconds s, $corpus new inputs kept, $crashes crashes"
   if [ "$status" -ne 0 ] || [ "$crashes" -ne 0 ]; then
     grep -A40 -m1 'ERROR\|fuzz check failed\|runtime error' "$log" || tail -40 "$log"
     echo "fuzz: $t failed: inputs in $artifacts, log $log" >&2
