@@ -229,19 +229,18 @@ public final class Session implements AutoCloseable {
     if (itemCount < 0) {
       throw new IllegalArgumentException("itemCount is " + itemCount + ": it must be 0 or more");
     }
-    engine.guard.enter();
+    // The engine is only checked, not entered: the native session keeps what
+    // it needs of the engine alive by itself, and threads evaluating on one
+    // engine then share no counter (an atomic per call on one cache line).
+    engine.guard.check();
+    guard.enterExclusive();
     try {
-      guard.enterExclusive();
-      try {
-        lastItems = -1;
-        long version = Native.sessionEvaluate(handle, itemCount, arrays);
-        lastItems = itemCount;
-        return version;
-      } finally {
-        guard.exit();
-      }
+      lastItems = -1;
+      long version = Native.sessionEvaluate(handle, itemCount, arrays);
+      lastItems = itemCount;
+      return version;
     } finally {
-      engine.guard.exit();
+      guard.exit();
       Reference.reachabilityFence(this);
     }
   }
@@ -263,19 +262,18 @@ public final class Session implements AutoCloseable {
       }
       items += itemCounts[q];
     }
-    engine.guard.enter();
+    // The engine is only checked, not entered: the native session keeps what
+    // it needs of the engine alive by itself, and threads evaluating on one
+    // engine then share no counter (an atomic per call on one cache line).
+    engine.guard.check();
+    guard.enterExclusive();
     try {
-      guard.enterExclusive();
-      try {
-        lastItems = -1;
-        long version = Native.sessionEvaluateMany(handle, itemCounts, arrays);
-        lastItems = items;
-        return version;
-      } finally {
-        guard.exit();
-      }
+      lastItems = -1;
+      long version = Native.sessionEvaluateMany(handle, itemCounts, arrays);
+      lastItems = items;
+      return version;
     } finally {
-      engine.guard.exit();
+      guard.exit();
       Reference.reachabilityFence(this);
     }
   }
