@@ -465,19 +465,17 @@ final class AsmCompiler {
    * that NaN lands on "false".
    */
   private void compareAndJump(String op, Label target, boolean when) {
-    int compare;
-    int jumpIfTrue;
-    int jumpIfFalse;
-    switch (op) {
-      case "EQ" -> { compare = Opcodes.FCMPL; jumpIfTrue = Opcodes.IFEQ; jumpIfFalse = Opcodes.IFNE; }
-      case "NE" -> { compare = Opcodes.FCMPL; jumpIfTrue = Opcodes.IFNE; jumpIfFalse = Opcodes.IFEQ; }
-      case "LT" -> { compare = Opcodes.FCMPG; jumpIfTrue = Opcodes.IFLT; jumpIfFalse = Opcodes.IFGE; }
-      case "LE" -> { compare = Opcodes.FCMPG; jumpIfTrue = Opcodes.IFLE; jumpIfFalse = Opcodes.IFGT; }
-      case "GT" -> { compare = Opcodes.FCMPL; jumpIfTrue = Opcodes.IFGT; jumpIfFalse = Opcodes.IFLE; }
-      default -> { compare = Opcodes.FCMPL; jumpIfTrue = Opcodes.IFGE; jumpIfFalse = Opcodes.IFLT; }
-    }
-    code.visitInsn(compare);
-    code.visitJumpInsn(when ? jumpIfTrue : jumpIfFalse, target);
+    // {compare, jump if true, jump if false} per operator.
+    int[] codes = switch (op) {
+      case "EQ" -> new int[] {Opcodes.FCMPL, Opcodes.IFEQ, Opcodes.IFNE};
+      case "NE" -> new int[] {Opcodes.FCMPL, Opcodes.IFNE, Opcodes.IFEQ};
+      case "LT" -> new int[] {Opcodes.FCMPG, Opcodes.IFLT, Opcodes.IFGE};
+      case "LE" -> new int[] {Opcodes.FCMPG, Opcodes.IFLE, Opcodes.IFGT};
+      case "GT" -> new int[] {Opcodes.FCMPL, Opcodes.IFGT, Opcodes.IFLE};
+      default -> new int[] {Opcodes.FCMPL, Opcodes.IFGE, Opcodes.IFLT};
+    };
+    code.visitInsn(codes[0]);
+    code.visitJumpInsn(when ? codes[1] : codes[2], target);
   }
 
   // ---------------------------------------------------------------------------

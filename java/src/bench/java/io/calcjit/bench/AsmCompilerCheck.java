@@ -22,9 +22,13 @@ import java.util.SplittableRandom;
  * operators the per-item design lacks are refused with an exception. The
  * sets' JSON form comes from {@code calcjit print --format json}.
  *
+ * <p>With {@code --exhaustive}, it runs instead every one of the 2^32 floats
+ * through the five correctly rounded functions in both (minutes, not a test)
+ * and prints, per function, how many results differ and by how many ulps.
+ *
  * <pre>
  *   java -cp build/java/calcjit.jar:build/java/calcjit-bench.jar \
- *       io.calcjit.bench.AsmCompilerCheck --cli build/cli/calcjit --source .
+ *       io.calcjit.bench.AsmCompilerCheck --cli build/cli/calcjit --source . [--exhaustive]
  * </pre>
  */
 public final class AsmCompilerCheck {
@@ -48,18 +52,25 @@ public final class AsmCompilerCheck {
 
   public static void main(String[] args) throws Exception {
     Path source = Path.of(".");
-    for (int k = 0; k + 1 < args.length; k += 2) {
+    boolean exhaustive = false;
+    for (int k = 0; k < args.length; ++k) {
       switch (args[k]) {
-        case "--cli" -> cli = Path.of(args[k + 1]);
-        case "--source" -> source = Path.of(args[k + 1]);
+        case "--cli" -> cli = Path.of(args[++k]);
+        case "--source" -> source = Path.of(args[++k]);
+        case "--exhaustive" -> exhaustive = true;
         default -> throw new IllegalArgumentException("unknown argument " + args[k]);
       }
     }
-    if (cli == null || args.length % 2 != 0) {
-      throw new IllegalArgumentException("usage: AsmCompilerCheck --cli CALCJIT [--source DIR]");
+    if (cli == null) {
+      throw new IllegalArgumentException(
+          "usage: AsmCompilerCheck --cli CALCJIT [--source DIR] [--exhaustive]");
     }
     scratch = Files.createTempDirectory("calcjit-asm-check");
     try {
+      if (exhaustive) {
+        exhaustive();
+        return;
+      }
       run(source);
     } finally {
       try (java.util.stream.Stream<Path> files = Files.list(scratch)) {
@@ -147,6 +158,64 @@ public final class AsmCompilerCheck {
       return;
     }
     throw new AssertionError("compiled a set the per-item design cannot evaluate: " + text);
+  }
+
+  /**
+   * Every float through EXP, LOG, LOG1P, SIGMOID and TANH, the ASM design
+   * (java.lang.Math in double, rounded to float) against calcjit's JIT
+   * (correctly rounded, as the exhaustive ulpcheck proves), 2^16 floats at a time.
+   */
+  private static void exhaustive() throws Exception {
+    String text = "input a;\nf_exp = exp(a);\nf_log = log(a);\nf_log1p = log1p(a);\n"
+        + "f_sigmoid = sigmoid(a);\nf_tanh = tanh(a);\n";
+    AsmCompiler.CompiledSet asm = AsmCompiler.compile(JavaInterpreter.fromJson(json(text)));
+    List<String> names = asm.outputs();
+    int chunk = 1 << 16;
+    float[] a = new float[chunk];
+    asm.bind("a", a);
+    long[] differing = new long[names.size()];
+    long[] maxUlps = new long[names.size()];
+    int[] example = new int[names.size()];
+    try (FeatureSet set = FeatureSet.fromText(text);
+        Engine engine = Engine.create(set, EngineOptions.of(Backend.JIT));
+        io.calcjit.Session session = engine.newSession()) {
+      session.bindInput("a", a);
+      float[][] expected = new float[names.size()][chunk];
+      for (int k = 0; k < names.size(); ++k) session.bindOutput(names.get(k), expected[k]);
+      for (long start = 0; start < (1L << 32); start += chunk) {
+        for (int i = 0; i < chunk; ++i) a[i] = Float.intBitsToFloat((int) (start + i));
+        float[][] actual = asm.evaluate(chunk);
+        session.evaluate(chunk);
+        for (int k = 0; k < names.size(); ++k) {
+          for (int i = 0; i < chunk; ++i) {
+            if (Ulps.bitEqual(actual[k][i], expected[k][i])) continue;
+            long d = Math.max(1, Ulps.distance(actual[k][i], expected[k][i]));
+            if (differing[k]++ == 0 || d > maxUlps[k]) example[k] = (int) (start + i);
+            maxUlps[k] = Math.max(maxUlps[k], d);
+          }
+        }
+      }
+      for (int k = 0; k < names.size(); ++k) {
+        float x = Float.intBitsToFloat(example[k]);
+        String where = differing[k] == 0 ? "" : String.format(
+            "; e.g. x = %s (0x%08x): ASM %s, calcjit %s", Float.toString(x), example[k],
+            Float.toString(evaluateOne(asm, a, x, k)),
+            Float.toString(evaluateOne(session, a, x, expected[k])));
+        System.out.printf("%s: %d of 2^32 floats differ from calcjit's correctly rounded"
+            + " result, max %d ulp%s%n", names.get(k), differing[k], maxUlps[k], where);
+      }
+    }
+  }
+
+  private static float evaluateOne(AsmCompiler.CompiledSet asm, float[] a, float x, int k) {
+    a[0] = x;
+    return asm.evaluate(1)[k][0];
+  }
+
+  private static float evaluateOne(io.calcjit.Session session, float[] a, float x, float[] out) {
+    a[0] = x;
+    session.evaluate(1);
+    return out[0];
   }
 
   // ---------------------------------------------------------------------------

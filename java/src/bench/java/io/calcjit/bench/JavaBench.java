@@ -50,6 +50,16 @@ import java.util.concurrent.TimeUnit;
  * printed) and it is timed after an 8 s warm-up (HotSpot needs 3-4 s to
  * reach its steady speed on it).
  *
+ * <p>The ASM-compiled JVM design ({@link AsmCompiler}: each set's formulas
+ * compiled to one JVM class, a loop over the items of straight-line features,
+ * the system calcjit replaces) runs on f_qux, the sum and the 30-feature
+ * ranking-like set bench/ranking_like_30.calc ("ranking30", per-item
+ * formulas only, its data generated with a fixed seed), after a 2 s warm-up.
+ * It reads the sets' JSON form, so it needs the CLI too (skipped with a note
+ * without one). Its ranking30 results are compared with calcjit's reference
+ * (ulps apart, printed under the table; bit-equal for f_qux and the sum), and
+ * the ratios of every calcjit variant to it are printed, with the issue's goal.
+ *
  * <pre>
  *   java -cp build/java/calcjit.jar:build/java/calcjit-bench.jar io.calcjit.bench.JavaBench \
  *       --source . --c-bench build/java/calcjit_c_api_bench --cli build/cli/calcjit \
@@ -481,8 +491,8 @@ public final class JavaBench {
     JavaInterpreter tree = JavaInterpreter.fromJson(jsonForm(tool, setFile, scratch));
     long t0 = System.nanoTime();
     AsmCompiler.CompiledSet compiled = AsmCompiler.compile(tree);
-    notes.add(String.format("%s: ASM compile (bytecode generation and class definition, first"
-        + " in this JVM for f_qux) %.2f ms, class file %,d bytes", name,
+    notes.add(String.format("%s: ASM compile (bytecode generation and class definition; for"
+        + " f_qux, the first, also loading ASM) %.2f ms, class file %,d bytes", name,
         (System.nanoTime() - t0) / 1e6, compiled.classBytes()));
     return compiled;
   }
@@ -541,8 +551,8 @@ public final class JavaBench {
     for (Map.Entry<String, float[]> e : inputs.entrySet()) asm.bind(e.getKey(), e.getValue());
     Ulps ulps = new Ulps();
     ulps.add(outputs, asm.evaluate(items), reference, items);
-    notes.add("ranking30 validation (ASM-compiled JVM design vs calcjit reference, " + outputs.size()
-        + " outputs x " + items + " items): " + ulps.summary());
+    notes.add("ranking30 validation (ASM-compiled JVM design vs calcjit reference, "
+        + outputs.size() + " outputs x " + items + " items): " + ulps.summary());
     notes.add("  not bit-equal, per output: " + ulps.differingOutputs());
     if (ulps.maxUlps() > AsmCompilerCheck.RANKING_TOLERANCE_ULPS) {
       throw new AssertionError("ranking30: the ASM design is more than "
