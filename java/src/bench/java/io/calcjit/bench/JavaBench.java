@@ -133,6 +133,7 @@ public final class JavaBench {
     });
 
     ranking30Case();
+    transcendentalCases();
     rankingCase();
     callOverhead(qux, quxInputs);
     asmNotes();
@@ -613,16 +614,57 @@ public final class JavaBench {
     return inputs;
   }
 
+  /**
+   * Each correctly rounded function alone, `f = FN(a)` over 2,000 values of a
+   * typical range: the ASM design (java.lang.Math in double) against calcjit's
+   * JIT, per call: where the 30-feature set's time goes.
+   */
+  static void transcendentalCases() throws Exception {
+    String[][] cases = {{"exp", "-10", "10"}, {"log", "0.001", "1000"}, {"log1p", "0", "1000"},
+        {"sigmoid", "-10", "10"}, {"tanh", "-5", "5"}};
+    for (String[] c : cases) {
+      String name = c[0] + "(a), a in [" + c[1] + ", " + c[2] + ")";
+      String text = "input a;\nf = " + c[0] + "(a);\n";
+      float[] a = uniform(items, 99, Float.parseFloat(c[1]), Float.parseFloat(c[2]));
+      float[] expected;
+      try (FeatureSet set = FeatureSet.fromText(text);
+          Engine engine = Engine.create(set, EngineOptions.of(Backend.JIT));
+          Session session = engine.newSession()) {
+        FloatBuffer out = direct(items);
+        session.bindInput("a", direct(a));
+        session.bindOutput("f", out);
+        Timing t = time(() -> session.evaluate(items));
+        expected = toArray(out);
+        report(name, "calcjit jit, direct buffers", t, items, 0);
+      }
+      Path setFile = scratch.resolve(c[0] + ".calc");
+      Files.writeString(setFile, text);
+      AsmCompiler.CompiledSet asm = asmCompile(name, setFile);
+      if (asm == null) continue;
+      asm.bind("a", a);
+      Ulps ulps = new Ulps();
+      ulps.add("f", asm.evaluate(items)[0], expected, items);
+      if (ulps.maxUlps() > 1) throw new AssertionError(name + ": ASM " + ulps.summary());
+      report(name, ASM_VARIANT, time(() -> asm.evaluate(items), ASM_WARM_UP_NS), items, 0);
+    }
+  }
+
   /** Each calcjit variant against the ASM-compiled JVM design, per case, and the goal. */
   static void asmNotes() {
-    for (String name : List.of("f_qux", "sum10", "ranking30")) {
+    List<String> names = new ArrayList<>();
+    for (String key : measured.keySet()) {
+      String name = key.substring(0, key.indexOf(" / "));
+      if (!names.contains(name)) names.add(name);
+    }
+    for (String name : names) {
       Double asm = measured.get(name + " / " + ASM_VARIANT);
       if (asm == null) continue;
       for (Map.Entry<String, Double> m : measured.entrySet()) {
         String prefix = name + " / calcjit ";
         if (!m.getKey().startsWith(prefix)) continue;
-        notes.add(String.format("%s: %s is %.2fx faster than the ASM-compiled JVM design (CPU"
-            + " time)", name, m.getKey().substring(name.length() + 3), asm / m.getValue()));
+        notes.add(String.format("%s: ASM-compiled JVM design / %s = %.2f (CPU time; above 1,"
+            + " calcjit is faster)", name, m.getKey().substring(name.length() + 3),
+            asm / m.getValue()));
       }
     }
     Double asm = measured.get("ranking30 / " + ASM_VARIANT);
