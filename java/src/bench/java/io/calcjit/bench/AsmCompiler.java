@@ -71,7 +71,7 @@ final class AsmCompiler {
   private int item;          // the loop counter's local
   private int scratch;       // a float local, for a truthiness test
   private int[] inputValue;  // the local holding input j's value for this item, or -1
-  private int[] featureValue;
+  private int[] featureValue;  // the local holding feature k's value for this item
 
   private AsmCompiler(JavaInterpreter set) {
     this.set = set;
