@@ -24,6 +24,9 @@ packages=(
   python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest
   # the Java frontend (java/): JDK 17 for javac and JNI, JUnit 5 for its tests
   openjdk-17-jdk-headless junit5
+  # the Java benchmark's yardstick only (formulas compiled to JVM bytecode,
+  # java/src/bench/.../AsmCompiler.java); the calcjit jar does not use it
+  libasm-java
   # vectorized sorting for rank (Highway's vqsort)
   libhwy-dev
   # models inside feature sets: ONNX messages; XGBoost trains the parity

@@ -50,6 +50,16 @@ import java.util.concurrent.TimeUnit;
  * printed) and it is timed after an 8 s warm-up (HotSpot needs 3-4 s to
  * reach its steady speed on it).
  *
+ * <p>The ASM-compiled JVM design ({@link AsmCompiler}: each set's formulas
+ * compiled to one JVM class, a loop over the items of straight-line features,
+ * the system calcjit replaces) runs on f_qux, the sum and the 30-feature
+ * ranking-like set bench/ranking_like_30.calc ("ranking30", per-item
+ * formulas only, its data generated with a fixed seed), after a 2 s warm-up.
+ * It reads the sets' JSON form, so it needs the CLI too (skipped with a note
+ * without one). Its ranking30 results are compared with calcjit's reference
+ * (ulps apart, printed under the table; bit-equal for f_qux and the sum), and
+ * the ratios of every calcjit variant to it are printed, with the issue's goal.
+ *
  * <pre>
  *   java -cp build/java/calcjit.jar:build/java/calcjit-bench.jar io.calcjit.bench.JavaBench \
  *       --source . --c-bench build/java/calcjit_c_api_bench --cli build/cli/calcjit \
@@ -68,6 +78,11 @@ public final class JavaBench {
   private static Path scratch;
   private static final List<String> rows = new ArrayList<>();
   private static final List<String> notes = new ArrayList<>();
+  /** CPU ns per evaluation by "case / variant", for the ratios printed under the table. */
+  private static final Map<String, Double> measured = new LinkedHashMap<>();
+  private static final String ASM_VARIANT = "ASM-compiled JVM design (bytecode per set)";
+  /** The ASM-compiled code warms up longer: HotSpot compiles one large method per set. */
+  private static final long ASM_WARM_UP_NS = 2_000_000_000L;
 
   private JavaBench() {}
 
@@ -117,8 +132,11 @@ public final class JavaBench {
       }
     });
 
+    ranking30Case();
+    transcendentalCases();
     rankingCase();
     callOverhead(qux, quxInputs);
+    asmNotes();
     for (String row : rows) System.out.println(row);
     System.out.println();
     for (String note : notes) System.out.println(note);
@@ -177,6 +195,7 @@ public final class JavaBench {
         : String.format("%.1f", t.bytesPerEvaluation());
     rows.add(String.format("| %s | %s | %,.0f | %,.0f | %.3f | %s | %s |", name, variant,
         t.nsPerEvaluation(), t.wallNsPerEvaluation(), t.nsPerEvaluation() / n, ratio, bytes));
+    measured.put(name + " / " + variant, t.nsPerEvaluation());
   }
 
   // ---------------------------------------------------------------------------
@@ -200,6 +219,16 @@ public final class JavaBench {
     Timing interpreter = time(() -> Interpreter.evaluate(root, columns, interpreted));
     check(name + " interpreter", expected, interpreted);
     report(name, "pure-Java recursive interpreter", interpreter, items, loop.nsPerEvaluation());
+
+    Path setFile = scratch.resolve(name + ".calc");
+    Files.writeString(setFile, text);
+    AsmCompiler.CompiledSet asm = asmCompile(name, setFile);
+    if (asm != null) {
+      for (Map.Entry<String, float[]> e : inputs.entrySet()) asm.bind(e.getKey(), e.getValue());
+      Timing t = time(() -> asm.evaluate(items), ASM_WARM_UP_NS);
+      check(name + " ASM", expected, asm.evaluate(items)[0]);
+      report(name, ASM_VARIANT, t, items, loop.nsPerEvaluation());
+    }
 
     try (FeatureSet set = FeatureSet.fromText(text)) {
       for (Backend backend : List.of(Backend.VM, Backend.JIT)) {
@@ -228,8 +257,6 @@ public final class JavaBench {
         report(name, "calcjit jit, float[]", t, items, loop.nsPerEvaluation());
       }
     }
-    Path setFile = scratch.resolve(name + ".calc");
-    Files.writeString(setFile, text);
     for (String backend : List.of("vm", "jit")) {
       double[] c = runCBench(setFile, backend, inputs, items);
       if (c != null) {
@@ -420,20 +447,235 @@ public final class JavaBench {
    */
   static String rankingJson() throws IOException, InterruptedException {
     if (setJson != null) return Files.readString(setJson);
+    Path tool = cliTool();
+    if (tool == null) return null;
+    return jsonForm(tool, source.resolve("examples/ranking/ranking.calc"), scratch);
+  }
+
+  /** --cli, or build/cli/calcjit under --source when it exists; null if neither. */
+  static Path cliTool() {
     Path tool = cli != null ? cli : source.resolve("build/cli/calcjit");
     if (!Files.isExecutable(tool)) {
       if (cli != null) throw new IllegalArgumentException("--cli: not an executable: " + cli);
       return null;
     }
-    Path out = scratch.resolve("ranking.json");
-    Process process = new ProcessBuilder(tool.toString(), "print",
-        source.resolve("examples/ranking/ranking.calc").toString(), "--format", "json", "-o",
-        out.toString()).redirectErrorStream(true).start();
+    return tool;
+  }
+
+  /** A set file's proto3 JSON form, as `calcjit print --format json` writes it. */
+  static String jsonForm(Path tool, Path setFile, Path scratch)
+      throws IOException, InterruptedException {
+    Path out = Files.createTempFile(scratch, "set", ".json");
+    Process process = new ProcessBuilder(tool.toString(), "print", setFile.toString(), "--format",
+        "json", "-o", out.toString()).redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
       throw new IllegalStateException("calcjit print failed: " + output);
     }
     return Files.readString(out);
+  }
+
+  // ---------------------------------------------------------------------------
+  // The ASM-compiled JVM design (AsmCompiler) and the 30-feature ranking-like set
+
+  /**
+   * The set compiled by AsmCompiler from its JSON form (so it needs the CLI;
+   * null, with a note, without one); the compile time goes to the notes.
+   */
+  static AsmCompiler.CompiledSet asmCompile(String name, Path setFile) throws Exception {
+    Path tool = cliTool();
+    if (tool == null) {
+      notes.add(name + ": ASM-compiled JVM design skipped (it reads the set's JSON form: pass"
+          + " --cli build/cli/calcjit)");
+      return null;
+    }
+    JavaInterpreter tree = JavaInterpreter.fromJson(jsonForm(tool, setFile, scratch));
+    long t0 = System.nanoTime();
+    AsmCompiler.CompiledSet compiled = AsmCompiler.compile(tree);
+    notes.add(String.format("%s: ASM compile (bytecode generation and class definition; for"
+        + " f_qux, the first, also loading ASM) %.2f ms, class file %,d bytes", name,
+        (System.nanoTime() - t0) / 1e6, compiled.classBytes()));
+    return compiled;
+  }
+
+  /**
+   * bench/ranking_like_30.calc on `items` generated items: calcjit's backends
+   * (bit-identical to its reference) and the ASM-compiled JVM design (checked
+   * within a tolerance in ulps, its distance from calcjit printed).
+   */
+  static void ranking30Case() throws Exception {
+    String name = "ranking30";
+    Path setPath = source.resolve("bench/ranking_like_30.calc");
+    Map<String, float[]> inputs = ranking30Inputs(items);
+    List<String> outputs;
+    float[][] reference;
+    try (FeatureSet set = FeatureSet.readFile(setPath)) {
+      outputs = set.schema().outputs();
+      reference = new float[outputs.size()][];
+      try (Engine engine = Engine.create(set, EngineOptions.of(Backend.REFERENCE));
+          Session session = engine.newSession()) {
+        for (Map.Entry<String, float[]> e : inputs.entrySet()) {
+          session.bindInput(e.getKey(), e.getValue());
+        }
+        session.evaluate(items);
+        for (int k = 0; k < outputs.size(); ++k) reference[k] = session.output(outputs.get(k));
+      }
+      for (Backend backend : List.of(Backend.VM, Backend.JIT)) {
+        try (Engine engine = Engine.create(set, EngineOptions.of(backend));
+            Session session = engine.newSession()) {
+          for (Map.Entry<String, float[]> e : inputs.entrySet()) {
+            session.bindInput(e.getKey(), direct(e.getValue()));
+          }
+          Timing t = time(() -> session.evaluate(items));
+          for (int k = 0; k < outputs.size(); ++k) {
+            check(name + " " + backend + " " + outputs.get(k), reference[k],
+                session.output(outputs.get(k)));
+          }
+          report(name, "calcjit " + backend.name().toLowerCase() + ", direct buffers", t, items,
+              0);
+        }
+      }
+    }
+    for (String backend : List.of("vm", "jit")) {
+      double[] c = runCBench(setPath, backend, inputs, items);
+      if (c != null) {
+        if ((int) c[1] != Float.floatToRawIntBits(reference[0][items - 1])) {
+          throw new AssertionError(name + " C++ " + backend + ": other bits");
+        }
+        report(name, "calcjit " + backend + " from C++ (C API)",
+            new Timing(c[0], c[2], Double.NaN), items, 0);
+      }
+    }
+    AsmCompiler.CompiledSet asm = asmCompile(name, setPath);
+    if (asm == null) return;
+    if (!asm.outputs().equals(outputs)) throw new AssertionError("ASM outputs: " + asm.outputs());
+    for (Map.Entry<String, float[]> e : inputs.entrySet()) asm.bind(e.getKey(), e.getValue());
+    Ulps ulps = new Ulps();
+    ulps.add(outputs, asm.evaluate(items), reference, items);
+    notes.add("ranking30 validation (ASM-compiled JVM design vs calcjit reference, "
+        + outputs.size() + " outputs x " + items + " items): " + ulps.summary());
+    notes.add("  not bit-equal, per output: " + ulps.differingOutputs());
+    if (ulps.maxUlps() > AsmCompilerCheck.RANKING_TOLERANCE_ULPS) {
+      throw new AssertionError("ranking30: the ASM design is more than "
+          + AsmCompilerCheck.RANKING_TOLERANCE_ULPS + " ulps from calcjit: " + ulps.summary());
+    }
+    report(name, ASM_VARIANT, time(() -> asm.evaluate(items), ASM_WARM_UP_NS), items, 0);
+  }
+
+  /**
+   * The 30-feature set's item data, deterministic (SplittableRandom, seed
+   * 20261202): plausible marketplace values, with list_price (35%), rating
+   * (12%), seller_rating (5%) and delivery_days (6%) missing (NaN) as the set
+   * expects; one query: user_price_level 40, user_patience_days 5, ctr_prior
+   * 0.025.
+   */
+  static Map<String, float[]> ranking30Inputs(int n) {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(20261202);
+    String[] names = {"price", "list_price", "shipping_cost", "rating", "rating_count",
+        "seller_rating", "delivery_days", "stock", "impressions", "clicks", "orders",
+        "item_age_days", "user_item_affinity", "user_category_affinity", "user_brand_affinity",
+        "semantic_score", "text_match"};
+    Map<String, float[]> inputs = new LinkedHashMap<>();
+    for (String name : names) inputs.put(name, new float[n]);
+    for (int i = 0; i < n; ++i) {
+      float price = (float) Math.min(5000, Math.max(0.5, Math.exp(3.3 + random.nextGaussian())));
+      inputs.get("price")[i] = price;
+      double list = random.nextDouble();
+      inputs.get("list_price")[i] = list < 0.35 ? Float.NaN
+          : list < 0.45 ? price * (float) (0.8 + 0.2 * random.nextDouble())
+          : price * (float) (1 + 0.6 * random.nextDouble());
+      inputs.get("shipping_cost")[i] = random.nextBoolean() ? 0f
+          : (float) (1 + 14 * random.nextDouble());
+      inputs.get("rating")[i] = random.nextDouble() < 0.12 ? Float.NaN
+          : (float) Math.min(5, Math.max(1, 4.2 + 0.5 * random.nextGaussian()));
+      inputs.get("rating_count")[i] = (float) Math.floor(Math.exp(8 * random.nextDouble()) - 1);
+      inputs.get("seller_rating")[i] = random.nextDouble() < 0.05 ? Float.NaN
+          : (float) (3 + 2 * random.nextDouble());
+      inputs.get("delivery_days")[i] = random.nextDouble() < 0.06 ? Float.NaN
+          : (float) Math.floor(14 * random.nextDouble());
+      inputs.get("stock")[i] = random.nextDouble() < 0.08 ? 0f
+          : (float) Math.floor(Math.exp(6 * random.nextDouble()));
+      float impressions = (float) Math.floor(Math.exp(2 + 8 * random.nextDouble()));
+      float clicks = (float) Math.floor(impressions * 0.08 * random.nextDouble());
+      inputs.get("impressions")[i] = impressions;
+      inputs.get("clicks")[i] = clicks;
+      inputs.get("orders")[i] = (float) Math.floor(clicks * 0.2 * random.nextDouble());
+      inputs.get("item_age_days")[i] = (float) (1500 * random.nextDouble());
+      inputs.get("user_item_affinity")[i] = (float) random.nextDouble();
+      inputs.get("user_category_affinity")[i] = (float) random.nextDouble();
+      inputs.get("user_brand_affinity")[i] = (float) random.nextDouble();
+      inputs.get("semantic_score")[i] = (float) (2 * random.nextDouble() - 1);
+      inputs.get("text_match")[i] = random.nextDouble() < 0.2 ? 0f
+          : (float) (12 * random.nextDouble());
+    }
+    inputs.put("user_price_level", new float[] {40f});
+    inputs.put("user_patience_days", new float[] {5f});
+    inputs.put("ctr_prior", new float[] {0.025f});
+    return inputs;
+  }
+
+  /**
+   * Each correctly rounded function alone, `f = FN(a)` over 2,000 values of a
+   * typical range: the ASM design (java.lang.Math in double) against calcjit's
+   * JIT, per call: where the 30-feature set's time goes.
+   */
+  static void transcendentalCases() throws Exception {
+    String[][] cases = {{"exp", "-10", "10"}, {"log", "0.001", "1000"}, {"log1p", "0", "1000"},
+        {"sigmoid", "-10", "10"}, {"tanh", "-5", "5"}};
+    for (String[] c : cases) {
+      String name = c[0] + "(a), a in [" + c[1] + ", " + c[2] + ")";
+      String text = "input a;\nf = " + c[0] + "(a);\n";
+      float[] a = uniform(items, 99, Float.parseFloat(c[1]), Float.parseFloat(c[2]));
+      float[] expected;
+      try (FeatureSet set = FeatureSet.fromText(text);
+          Engine engine = Engine.create(set, EngineOptions.of(Backend.JIT));
+          Session session = engine.newSession()) {
+        FloatBuffer out = direct(items);
+        session.bindInput("a", direct(a));
+        session.bindOutput("f", out);
+        Timing t = time(() -> session.evaluate(items));
+        expected = toArray(out);
+        report(name, "calcjit jit, direct buffers", t, items, 0);
+      }
+      Path setFile = scratch.resolve(c[0] + ".calc");
+      Files.writeString(setFile, text);
+      AsmCompiler.CompiledSet asm = asmCompile(name, setFile);
+      if (asm == null) continue;
+      asm.bind("a", a);
+      Ulps ulps = new Ulps();
+      ulps.add("f", asm.evaluate(items)[0], expected, items);
+      if (ulps.maxUlps() > 1) throw new AssertionError(name + ": ASM " + ulps.summary());
+      report(name, ASM_VARIANT, time(() -> asm.evaluate(items), ASM_WARM_UP_NS), items, 0);
+    }
+  }
+
+  /** Each calcjit variant against the ASM-compiled JVM design, per case, and the goal. */
+  static void asmNotes() {
+    List<String> names = new ArrayList<>();
+    for (String key : measured.keySet()) {
+      String name = key.substring(0, key.indexOf(" / "));
+      if (!names.contains(name)) names.add(name);
+    }
+    for (String name : names) {
+      Double asm = measured.get(name + " / " + ASM_VARIANT);
+      if (asm == null) continue;
+      for (Map.Entry<String, Double> m : measured.entrySet()) {
+        String prefix = name + " / calcjit ";
+        if (!m.getKey().startsWith(prefix)) continue;
+        notes.add(String.format("%s: ASM-compiled JVM design / %s = %.2f (CPU time; above 1,"
+            + " calcjit is faster)", name, m.getKey().substring(name.length() + 3),
+            asm / m.getValue()));
+      }
+    }
+    Double asm = measured.get("ranking30 / " + ASM_VARIANT);
+    Double jit = measured.get("ranking30 / calcjit jit, direct buffers");
+    Double vm = measured.get("ranking30 / calcjit vm, direct buffers");
+    if (asm != null && jit != null && vm != null) {
+      double best = asm / Math.min(jit, vm);
+      notes.add(String.format("ranking30 goal (issue 15): calcjit at least 12x the ASM-compiled"
+          + " JVM design in one JVM: %.2fx (best of vm and jit from Java): %s", best,
+          best >= 12 ? "met" : "not met"));
+    }
   }
 
   /** The fixed cost of a call: f_qux on one item from Java and from C++. */

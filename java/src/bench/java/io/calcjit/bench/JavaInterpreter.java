@@ -28,15 +28,15 @@ import java.util.Map;
  * its own algorithm).
  */
 final class JavaInterpreter {
-  // Operator numbers of the wire format, per message.
-  private static final String[] UNARY = {"UNSPECIFIED", "NEG", "ABS", "EXP", "LOG", "LOG1P",
+  // Operator numbers of the wire format, per message (AsmCompiler reads them too).
+  static final String[] UNARY = {"UNSPECIFIED", "NEG", "ABS", "EXP", "LOG", "LOG1P",
       "SQRT", "SIGMOID", "TANH", "FLOOR", "CEIL", "ROUND", "SIGN", "NOT", "IS_NAN"};
-  private static final String[] BINARY = {"UNSPECIFIED", "SUM", "SUB", "MUL", "DIV", "POW",
+  static final String[] BINARY = {"UNSPECIFIED", "SUM", "SUB", "MUL", "DIV", "POW",
       "MIN", "MAX", "EQ", "NE", "LT", "LE", "GT", "GE", "AND", "OR"};
-  private static final String[] NARY = {"UNSPECIFIED", "SUM", "PRODUCT", "MIN", "MAX", "MEAN",
+  static final String[] NARY = {"UNSPECIFIED", "SUM", "PRODUCT", "MIN", "MAX", "MEAN",
       "WEIGHTED_SUM"};
-  private static final String[] VECTOR = {"UNSPECIFIED", "DOT", "COSINE", "L2_DISTANCE", "NORM"};
-  private static final String[] AGGREGATE = {"UNSPECIFIED", "MIN", "MAX", "SUM", "MEAN", "STD",
+  static final String[] VECTOR = {"UNSPECIFIED", "DOT", "COSINE", "L2_DISTANCE", "NORM"};
+  static final String[] AGGREGATE = {"UNSPECIFIED", "MIN", "MAX", "SUM", "MEAN", "STD",
       "COUNT", "RANK", "SOFTMAX", "MIN_MAX_SCALE", "ZSCORE"};
 
   /** A declared or implicit input. */
@@ -101,6 +101,16 @@ final class JavaInterpreter {
   /** The definitions, in order: the columns {@link #evaluate} returns. */
   List<String> outputs() {
     return featureNames;
+  }
+
+  /** Every input, declared then implicit (AsmCompiler compiles the same tree). */
+  List<Input> inputs() {
+    return inputs;
+  }
+
+  /** Definition k's expression tree (AsmCompiler compiles the same tree). */
+  Node root(int k) {
+    return roots[k];
   }
 
   /** Binds an input: n floats (item scalar), 1 (query scalar), n*d or d (vectors). */
