@@ -1,5 +1,6 @@
 #!/bin/sh
-# Modeled cycles per 16 floats (llvm-mca, default -mcpu=icelake-server) of the
+# Modeled cycles per 16 floats (llvm-mca-16, from Debian's llvm-16, which
+# llvm-16-dev brings; default -mcpu=icelake-server) of the
 # AVX-512 fast path's hot loop (bench/transcendental_mca.cc) and of glibc's
 # libmvec _ZGVeN16v_<fn>f (its AVX-512 code, disassembled from libmvec.so up
 # to the first ret; sigmoid: expf, one add and one vdivps, as the benchmark's
@@ -8,9 +9,11 @@
 # the fast path (NaN, tiny results, special inputs, the fallback) are removed
 # from a copy of the header: the common path is modeled.
 #
-#   bench/transcendental_mca.sh [MCPU]
+#   bench/transcendental_mca.sh [MCPU]   (an Intel model with AVX-512:
+#                                         the columns read are ports 0 and 5)
 set -eu
 cpu=${1:-icelake-server}
+mca=$(command -v llvm-mca-16 || command -v llvm-mca)
 src=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -22,7 +25,7 @@ g++ -std=c++20 -O2 -ffp-contract=off -I"$out/inc" -I"$src/src" -S -o "$out/ours.
   "$src/bench/transcendental_mca.cc"
 # The busiest of ports 0 and 5 per iteration, per region.
 pressure() {
-  llvm-mca -mcpu="$cpu" "$1" 2>/dev/null | awk '
+  "$mca" -mcpu="$cpu" "$1" 2>/dev/null | awk '
     /^Resource pressure per iteration:/ { getline; getline; p = ($3 > $8 ? $3 : $8); print p }'
 }
 lib=$(ldconfig -p | sed -n 's/.*libmvec\.so\.1 .*=> //p' | head -1)
@@ -42,7 +45,7 @@ mvec() {
     fi
   done
 }
-regions=$(llvm-mca -mcpu="$cpu" "$out/ours.s" 2>/dev/null | sed -n 's/^\[[0-9]*\] Code Region - //p')
+regions=$("$mca" -mcpu="$cpu" "$out/ours.s" 2>/dev/null | sed -n 's/^\[[0-9]*\] Code Region - //p')
 ours=$(pressure "$out/ours.s")
 printf '%-8s %12s %12s %8s\n' fn fast-path libmvec-16 ratio
 i=1

@@ -84,11 +84,11 @@ CALCJIT_AVX512_INLINE __m512i Lookup16(const Table16& t, __m512i idx) {
 }
 
 // The rounding test of math/transcendental_fast.h (`Ambiguous`, its proof in
-// docs/NUMERICS.md) on 8 doubles with 64-bit integer operations: a lane is
-// flagged unless its low 29 bits are farther than 2^kWindowBits from 2^28.
-// With kTinyResults (y >= 0), y < 2^-126 is tested as y + 2^-126.
-// The two halves' low 32 bits gathered into one vector of 16 (one vpermt2d),
-// so that the test runs once on 16 lanes, in the order of the floats.
+// docs/NUMERICS.md) on the 16 results of two halves: a lane is flagged unless
+// the low 29 bits of its double are farther than 2^kWindowBits from 2^28.
+// The halves' low 32 bits are gathered into one vector of 16 (one vpermt2d),
+// so that the test runs once, in 32-bit lanes, in the order of the floats.
+// With kTinyResults (y >= 0), y < 2^-126 is tested as y + 2^-126;
 // `maybe_tiny` is false only when no lane has a result below 2^-126 (the
 // caller knows from its inputs): the shift is then skipped, one predictable
 // branch instead of four operations on every vector.
