@@ -1,6 +1,7 @@
 // calcjit_fast_path_bounds: evaluates, with MPFR, every term of the error
 // bounds of the fast path (src/math/transcendental_fast.h; the derivation is
-// docs/NUMERICS.md, "Fast path"), prints them, and checks that each derived
+// docs/NUMERICS.md, "Fast path") and of the AVX-512 fast path
+// (avx512_bounds.cc), prints them, and checks that each derived
 // bound is below the constant the header states and within the window of the
 // rounding test. Exit code 1 otherwise. Also samples the actual polynomial
 // errors (a sanity check of the analytic truncation bounds, not part of the
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <initializer_list>
 
+#include "avx512_bounds.h"
 #include "math/transcendental.h"
 
 namespace {
@@ -192,6 +194,7 @@ int main() {
   ok &= Check("log1p", log1p_bound, ci::kLog1pFastBound, 12);
 
   mpfr_clears(ln2, t, static_cast<mpfr_ptr>(nullptr));
+  ok &= calcjit::mathgen::CheckAvx512Bounds();
   mpfr_free_cache();
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;

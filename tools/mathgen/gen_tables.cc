@@ -25,6 +25,7 @@ constexpr mpfr_prec_t kPrec = 256;
 constexpr int kExpBits = 7;  // 2^(j/128)
 constexpr int kLogBits = 7;  // 128 buckets for the mantissa
 constexpr int kLogOneBucket = 75;
+constexpr int kLog16OneBucket = 9;  // the AVX-512 fast path's 16 buckets
 // z = 1.0 sits in the middle of bucket kLogOneBucket.
 constexpr std::uint64_t kLogOff = 0x3FF0000000000000ULL -
                                   (static_cast<std::uint64_t>(kLogOneBucket) << (52 - kLogBits)) -
@@ -198,6 +199,60 @@ int main() {
               std::log2(fast_max_r));
   PrintArray("kLogFastInvC", fast_invc, "the fast path's 1/c, 29 bits (z * invc exact)");
   PrintArray("kLogFastLogInvC", fast_loginvc, "RN(-log(kLogFastInvC[i]))");
+
+  // The AVX-512 fast path (transcendental_avx512.h): 16 buckets, so that each
+  // table fits in two zmm registers (one vpermt2pd per lookup). z = 1.0
+  // lies inside bucket kLog16OneBucket, two thirds of the bucket's bit span
+  // below 1.0 (where the ulp is half as large), so that the bucket reaches
+  // about as far on both sides of 1. invc = 2 / (zlo + zhi) rounded to 29 bits
+  // (z * invc exact for a 24-bit z), 1 in the bucket around 1.
+  {
+    const int n16 = 16;
+    const std::uint64_t one_bits = 0x3FF0000000000000ULL;
+    const std::uint64_t below = 0xAAAA00000000ULL;  // ~(2/3) 2^48
+    const std::uint64_t off16 =
+        one_bits - (static_cast<std::uint64_t>(kLog16OneBucket) << 48) - below;
+    std::printf(
+        "inline constexpr std::uint64_t kLog16Off = 0x%016llXULL;  // bucket %d holds 1.0\n\n",
+        static_cast<unsigned long long>(off16), kLog16OneBucket);
+    std::vector<double> invc16(n16), loginvc16(n16);
+    double max_r16 = 0;
+    for (int i = 0; i < n16; ++i) {
+      const double zlo = std::bit_cast<double>(off16 + (static_cast<std::uint64_t>(i) << 48));
+      const double zhi = std::bit_cast<double>(off16 + (static_cast<std::uint64_t>(i + 1) << 48));
+      mpfr_set_d(t.get(), zlo, MPFR_RNDN);
+      mpfr_add_d(t.get(), t.get(), zhi, MPFR_RNDN);
+      mpfr_ui_div(u.get(), 2, t.get(), MPFR_RNDN);
+      invc16[i] = (i == kLog16OneBucket) ? 1.0 : RoundBits(u.get(), 29);
+      mpfr_set_d(t.get(), invc16[i], MPFR_RNDN);
+      mpfr_log(u.get(), t.get(), MPFR_RNDN);
+      mpfr_neg(u.get(), u.get(), MPFR_RNDN);
+      loginvc16[i] = mpfr_get_d(u.get(), MPFR_RNDN) + 0.0;  // +0 for invc = 1
+      max_r16 = std::fmax(max_r16, std::fabs(zlo * invc16[i] - 1.0));
+      max_r16 = std::fmax(max_r16, std::fabs(zhi * invc16[i] - 1.0));
+    }
+    std::printf("// max |z invc - 1| over the 16 buckets: %a (2^%.3f)\n", max_r16,
+                std::log2(max_r16));
+    PrintArray("kLog16InvC", invc16, "the AVX-512 fast path's 1/c, 29 bits (z * invc exact)");
+    PrintArray("kLog16LogInvC", loginvc16, "RN(-log(kLog16InvC[i]))");
+  }
+
+  // exp: 2^(j/16) with j << 48 subtracted from its bits, so that adding
+  // k << 48 (k = 16 e + j) gives the bits of RN(2^(j/16)) 2^e.
+  {
+    std::printf("// bits(RN(2^(j/16))) - (j << 48), j = 0..15\n");
+    std::printf("inline constexpr std::uint64_t kExp16Bits[16] = {\n");
+    for (int j = 0; j < 16; ++j) {
+      mpfr_set_si(t.get(), j, MPFR_RNDN);
+      mpfr_div_si(t.get(), t.get(), 16, MPFR_RNDN);
+      mpfr_exp2(t.get(), t.get(), MPFR_RNDN);
+      const std::uint64_t bits = std::bit_cast<std::uint64_t>(mpfr_get_d(t.get(), MPFR_RNDN)) -
+                                 (static_cast<std::uint64_t>(j) << 48);
+      std::printf("%s0x%016llXULL,%s", j % 4 == 0 ? "    " : " ",
+                  static_cast<unsigned long long>(bits), j % 4 == 3 ? "\n" : "");
+    }
+    std::printf("};\n\n");
+  }
 
   // (-1)^(k+1)/k, k = 3..10: log1p(r) = r - r^2/2 + r^3 (c3 + r c4 + ...).
   std::printf("// (-1)^(k+1)/k, k = 3..10: log1p(r) - r + r^2/2 for |r| <= 2^-8\n");

@@ -2,6 +2,7 @@
 // against MPFR. See docs/NUMERICS.md for the method and the recorded runs.
 //
 //   calcjit_ulpcheck exp|log|log1p|sigmoid|tanh|all [--stride S] [--threads T]
+//                    [--paths P1,P2]   (only the named paths, e.g. vm-avx512,jit-16)
 //   calcjit_ulpcheck pow [--pairs N] [--seed S] [--threads T] [--exact-stride S]
 //                        [--mpfr-all]
 //
@@ -244,12 +245,24 @@ double Seconds(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-bool CheckUnary(const UnaryFunction& fn, std::uint64_t stride, int threads) {
+// `only`: the names of the paths to check, comma-separated (empty: all).
+bool CheckUnary(const UnaryFunction& fn, std::uint64_t stride, int threads,
+                const std::string& only) {
   auto t0 = std::chrono::steady_clock::now();
   const std::uint64_t count = ((std::uint64_t{1} << 32) + stride - 1) / stride;
-  const std::vector<calcjit::ulpcheck::UnaryPath> paths = calcjit::ulpcheck::PathsOf(fn.name);
+  std::vector<calcjit::ulpcheck::UnaryPath> paths;
+  for (const calcjit::ulpcheck::UnaryPath& path : calcjit::ulpcheck::PathsOf(fn.name)) {
+    if (only.empty() || ("," + only + ",").find("," + path.name + ",") != std::string::npos) {
+      paths.push_back(path);
+    }
+  }
+  if (paths.empty()) {
+    std::printf("%-8s no path matches --paths %s\n", fn.name, only.c_str());
+    return false;
+  }
   std::vector<Report> reports(paths.size());
   std::atomic<std::uint64_t> fallbacks{0};
+  std::atomic<std::int64_t> fallbacks_avx512{0};
   ParallelFor(count, threads, [&](std::uint64_t begin, std::uint64_t end, MpScratch& mp) {
     std::vector<float> xs;
     xs.reserve(end - begin);
@@ -272,6 +285,7 @@ bool CheckUnary(const UnaryFunction& fn, std::uint64_t stride, int threads) {
       }
     }
     fallbacks += calcjit::ulpcheck::CountFallbacks(fn.name, xs.data(), n);
+    fallbacks_avx512 += calcjit::ulpcheck::CountFallbacksAvx512(fn.name, xs.data(), n);
     std::vector<float> got(n);
     for (std::size_t p = 0; p < paths.size(); ++p) {
       paths[p].run(xs.data(), got.data(), n);
@@ -294,6 +308,12 @@ bool CheckUnary(const UnaryFunction& fn, std::uint64_t stride, int threads) {
       static_cast<unsigned long long>(reports[0].mpfr_calls),
       static_cast<unsigned long long>(fallbacks.load()),
       static_cast<double>(fallbacks.load()) / static_cast<double>(reports[0].checked), Seconds(t0));
+  if (fallbacks_avx512.load() >= 0) {
+    std::printf(
+        "%-8s fallback of the AVX-512 fast path (vm-avx512, jit-16) %lld (%.2e)\n", fn.name,
+        static_cast<long long>(fallbacks_avx512.load()),
+        static_cast<double>(fallbacks_avx512.load()) / static_cast<double>(reports[0].checked));
+  }
   for (std::size_t p = 0; p < paths.size(); ++p) {
     Report& report = reports[p];
     std::sort(report.first.begin(), report.first.end(),
@@ -821,7 +841,8 @@ bool PowExact(std::uint64_t one_stride, int threads) {
 
 [[noreturn]] void Usage() {
   std::fprintf(stderr,
-               "usage: calcjit_ulpcheck exp|log|log1p|sigmoid|tanh|all [--stride S] [--threads T]\n"
+               "usage: calcjit_ulpcheck exp|log|log1p|sigmoid|tanh|all [--stride S] [--threads T] "
+               "[--paths P1,P2]\n"
                "       calcjit_ulpcheck pow [--pairs N] [--seed S] [--threads T] "
                "[--exact-stride S] [--mpfr-all]\n");
   std::exit(2);
@@ -842,6 +863,7 @@ int main(int argc, char** argv) {
   std::uint64_t stride = 1, pairs = 1000000000, seed = 1, exact_stride = 1;
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   bool mpfr_all = false;
+  std::string only;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> const char* {
@@ -858,6 +880,8 @@ int main(int argc, char** argv) {
       seed = ParseCount(value());
     } else if (a == "--exact-stride") {
       exact_stride = ParseCount(value());
+    } else if (a == "--paths") {
+      only = value();
     } else if (a == "--mpfr-all") {
       mpfr_all = true;
     } else {
@@ -875,7 +899,7 @@ int main(int argc, char** argv) {
     for (const UnaryFunction& fn : kUnary) {
       if (what == "all" || what == fn.name) {
         any = true;
-        ok &= CheckUnary(fn, stride, threads);
+        ok &= CheckUnary(fn, stride, threads, only);
       }
     }
     if (!any) Usage();

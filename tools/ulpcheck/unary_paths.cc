@@ -2,10 +2,11 @@
 
 #include <cstring>
 
-#include "calcjit/cpu.h"
 #include "backend/kernels/kernels.h"
+#include "calcjit/cpu.h"
 #include "ir/op.h"
 #include "math/transcendental.h"
+#include "math/transcendental_avx512.h"
 
 // The JIT's vector variants (src/backend/jit/vector_kernels.cc), by their
 // vector-function ABI names.
@@ -71,6 +72,20 @@ std::uint64_t Fallbacks(const float* x, std::size_t n) {
   return count;
 }
 
+namespace avx = calcjit::math::internal::avx512;
+
+template <avx::Fast16 (*kFast)(__m512)>
+CALCJIT_AVX512 std::uint64_t FallbacksAvx512(const float* x, std::size_t n) {
+  std::uint64_t count = 0;
+  for (std::size_t i = 0; i < n; i += 16) {
+    const std::size_t m = n - i < 16 ? n - i : 16;
+    const __mmask16 lanes = static_cast<__mmask16>((1u << m) - 1);
+    const avx::Fast16 f = kFast(_mm512_maskz_loadu_ps(lanes, x + i));
+    count += static_cast<std::uint64_t>(__builtin_popcount(f.fail & lanes));
+  }
+  return count;
+}
+
 struct Function {
   const char* name;
   ir::Op op;
@@ -78,13 +93,15 @@ struct Function {
   ColumnFunction column;
   ColumnFunction jit4, jit8, jit16;
   std::uint64_t (*fallbacks)(const float*, std::size_t);
+  std::uint64_t (*fallbacks_avx512)(const float*, std::size_t);
 };
 
-#define CALCJIT_FUNCTION(lower, name)                                              \
-  Function {                                                                       \
-    lower, ir::Op::k##name, &ScalarLoop<cm::name>, &cm::name##Column,              \
-        &Jit4<_ZGVbN4v_calcjit_vec_##name>, &Jit8<_ZGVdN8v_calcjit_vec_##name>,    \
-        &Jit16<_ZGVeN16v_calcjit_vec_##name>, &Fallbacks<cm::internal::name##Fast> \
+#define CALCJIT_FUNCTION(lower, name)                                               \
+  Function {                                                                        \
+    lower, ir::Op::k##name, &ScalarLoop<cm::name>, &cm::name##Column,               \
+        &Jit4<_ZGVbN4v_calcjit_vec_##name>, &Jit8<_ZGVdN8v_calcjit_vec_##name>,     \
+        &Jit16<_ZGVeN16v_calcjit_vec_##name>, &Fallbacks<cm::internal::name##Fast>, \
+        &FallbacksAvx512<avx::name##Fast16>                                         \
   }
 
 const Function kFunctions[] = {
@@ -123,6 +140,12 @@ std::vector<UnaryPath> PathsOf(const std::string& function) {
 std::uint64_t CountFallbacks(const std::string& function, const float* x, std::size_t n) {
   const Function* f = Find(function);
   return f == nullptr ? 0 : f->fallbacks(x, n);
+}
+
+std::int64_t CountFallbacksAvx512(const std::string& function, const float* x, std::size_t n) {
+  const Function* f = Find(function);
+  if (f == nullptr || !IsIsaSupported(Isa::kAvx512)) return -1;
+  return static_cast<std::int64_t>(f->fallbacks_avx512(x, n));
 }
 
 }  // namespace calcjit::ulpcheck

@@ -28,6 +28,11 @@ std::vector<UnaryPath> PathsOf(const std::string& function);
 // fallback).
 std::uint64_t CountFallbacks(const std::string& function, const float* x, std::size_t n);
 
+// The same for the AVX-512 fast path (math/transcendental_avx512.h: the VM's
+// avx512 tier and the JIT's 16-lane variants), or -1 if this CPU has no
+// AVX-512.
+std::int64_t CountFallbacksAvx512(const std::string& function, const float* x, std::size_t n);
+
 }  // namespace calcjit::ulpcheck
 
 #endif  // CALCJIT_TOOLS_ULPCHECK_UNARY_PATHS_H_

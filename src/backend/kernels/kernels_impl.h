@@ -18,6 +18,9 @@
 #include "math/bits.h"
 #include "math/elementwise.h"
 #include "math/vector.h"
+#if CALCJIT_KERNELS_LANES == 16
+#include "math/transcendental_avx512.h"
+#endif
 
 namespace calcjit::kernels::CALCJIT_KERNELS_TIER {
 
@@ -31,26 +34,33 @@ void Unary(const float* a, float* out, std::size_t n) {
 
 // The correctly rounded transcendental functions run as columns: the fast
 // path over a block of values, then the fallback for the failed lanes only
-// (math/transcendental.h). Same bits as the scalar functions.
+// (math/transcendental.h; on the AVX-512 tier the hand-written fast path of
+// math/transcendental_avx512.h, which the JIT's 16-lane variants share).
+// Same bits as the scalar functions: every path is correctly rounded.
+#if CALCJIT_KERNELS_LANES == 16
+namespace columns = math::internal::avx512;
+#else
+namespace columns = math;
+#endif
 template <>
 void Unary<math::Exp>(const float* a, float* out, std::size_t n) {
-  math::ExpColumn(a, out, n);
+  columns::ExpColumn(a, out, n);
 }
 template <>
 void Unary<math::Log>(const float* a, float* out, std::size_t n) {
-  math::LogColumn(a, out, n);
+  columns::LogColumn(a, out, n);
 }
 template <>
 void Unary<math::Log1p>(const float* a, float* out, std::size_t n) {
-  math::Log1pColumn(a, out, n);
+  columns::Log1pColumn(a, out, n);
 }
 template <>
 void Unary<math::Sigmoid>(const float* a, float* out, std::size_t n) {
-  math::SigmoidColumn(a, out, n);
+  columns::SigmoidColumn(a, out, n);
 }
 template <>
 void Unary<math::Tanh>(const float* a, float* out, std::size_t n) {
-  math::TanhColumn(a, out, n);
+  columns::TanhColumn(a, out, n);
 }
 
 template <float (*kOp)(float, float)>
