@@ -17,6 +17,7 @@
 
 #include "math/bits.h"
 #include "math/elementwise.h"
+#include "math/rank_sort.h"
 
 namespace calcjit::math {
 
@@ -269,33 +270,71 @@ CALCJIT_KERNEL std::uint64_t* RadixSortByValue(std::span<std::uint64_t> keys,
   return from;
 }
 
-// 1 + the number of non-NaN items greater than the item; ties (IEEE ==, so
-// -0 ties +0) share the best rank. The items are sorted as keys (RankKey in
-// the upper half, the item index in the lower) and ranks are handed out from
-// the largest value down: an item starts a new group, and takes 1 + the
-// number of items above it, unless its key equals the one above. `scratch`
-// holds at least 2 * x.size() keys.
-CALCJIT_KERNEL void Rank(std::span<const float> x, std::span<float> out,
-                         std::span<std::uint64_t> scratch) {
-  const std::size_t n = x.size();
-  std::size_t count = 0;  // the non-NaN items, which sort first
-  for (std::size_t i = 0; i < n; ++i) {
+// The sort keys of the items (RankKey in the upper half, the item index in
+// the lower) in keys[0, x.size()); returns the number of non-NaN items, which
+// sort first.
+CALCJIT_KERNEL std::size_t MakeRankKeys(std::span<const float> x, std::uint64_t* keys) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
     const float v = x[i];
-    scratch[i] = (static_cast<std::uint64_t>(RankKey(v)) << 32) | i;
+    keys[i] = (static_cast<std::uint64_t>(RankKey(v)) << 32) | i;
     count += IsNanItem(v) ? 0 : 1;
   }
-  const std::uint64_t* sorted = RadixSortByValue(scratch.first(n), scratch.subspan(n, n));
+  return count;
+}
+
+// The ranks from the keys of MakeRankKeys sorted by value (their order among
+// equal values does not matter), handed out from the largest value down: an
+// item starts a new group, and takes 1 + the number of items above it, unless
+// its value equals the one above. `count` is the number of non-NaN items.
+CALCJIT_KERNEL void RanksFromSortedKeys(std::span<const float> x, const std::uint64_t* sorted,
+                                        std::size_t count, std::span<float> out) {
+  const std::size_t n = x.size();
   for (std::size_t k = count; k < n; ++k) {
     const std::size_t item = sorted[k] & 0xFFFFFFFFu;
     out[item] = x[item];  // a NaN item stays NaN (out may be x: it is NaN there too)
   }
-  std::uint64_t above = 0;  // the key of the item above, once there is one
+  std::uint64_t above = 0;  // the value of the item above, once there is one
   std::uint32_t rank = 1;
   for (std::size_t k = count; k-- > 0;) {
     const std::uint64_t value = sorted[k] >> 32;
     rank = (k + 1 == count || value != above) ? static_cast<std::uint32_t>(count - k) : rank;
     above = value;
     out[sorted[k] & 0xFFFFFFFFu] = static_cast<float>(rank);
+  }
+}
+
+// 1 + the number of non-NaN items greater than the item; ties (IEEE ==, so
+// -0 ties +0) share the best rank; a NaN item stays NaN. `scratch` holds at
+// least 2 * x.size() keys.
+CALCJIT_KERNEL void RadixRank(std::span<const float> x, std::span<float> out,
+                              std::span<std::uint64_t> scratch) {
+  const std::size_t n = x.size();
+  const std::size_t count = MakeRankKeys(x, scratch.data());
+  const std::uint64_t* sorted = RadixSortByValue(scratch.first(n), scratch.subspan(n, n));
+  RanksFromSortedKeys(x, sorted, count, out);
+}
+
+// The same with the keys sorted by Highway's vqsort (math/rank_sort.h).
+// `scratch` holds at least x.size() keys.
+CALCJIT_KERNEL void VqSortRank(std::span<const float> x, std::span<float> out,
+                               std::span<std::uint64_t> scratch) {
+  const std::size_t count = MakeRankKeys(x, scratch.data());
+  VqSortByValue(scratch.data(), x.size());
+  RanksFromSortedKeys(x, scratch.data(), count, out);
+}
+
+// RANK (spec section 3), with the faster sort for the batch's size
+// (docs/PERFORMANCE.md, "Rank: sort choice and top-k"): every sort gives the
+// same ranks, which are integers.
+inline constexpr std::size_t kRankRadixFrom = 1024;   // below: vqsort
+inline constexpr std::size_t kRankRadixTo = 4096;     // above: vqsort
+CALCJIT_KERNEL void Rank(std::span<const float> x, std::span<float> out,
+                         std::span<std::uint64_t> scratch) {
+  if (x.size() >= kRankRadixFrom && x.size() <= kRankRadixTo) {
+    RadixRank(x, out, scratch);
+  } else {
+    VqSortRank(x, out, scratch);
   }
 }
 
