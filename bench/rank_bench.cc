@@ -1,11 +1,12 @@
 // The rank benchmarks (rank_bench.h):
 //   BM_Kernel/rank/<column>/<n>          the engine's RANK (the kernel every
 //                                        backend runs, of the CPU's best tier)
-//   BM_Kernel/rank_sort/<sort>/prices/<n> RANK with one sort: radix (the
+//   BM_Kernel/rank_sort/<sort>/<column>/<n> RANK with one sort: radix (the
 //                                        radix sort of math/aggregate.h), vqsort
 //                                        (Highway), std_sort (std::sort of
-//                                        (float, index) pairs), compiled here
-//                                        for baseline x86-64
+//                                        (float, index) pairs), buckets
+//                                        (math::BucketRank), compiled here for
+//                                        baseline x86-64
 // <column> is prices, counts (small integers: ties) or signed_nan (signed
 // values, a tenth NaN). Every benchmark checks its ranks against the radix
 // sort's once before timing and aborts on a mismatch.
@@ -114,6 +115,12 @@ RankFunction SortRank(const std::string& sort, std::size_t n) {
       math::RadixRank(x, out, *scratch);
     };
   }
+  if (sort == "buckets") {
+    scratch->resize(math::kBucketRankScratchPerItem * n);
+    return [scratch](std::span<const float> x, std::span<float> out) {
+      math::BucketRank(x, out, *scratch);
+    };
+  }
   if (sort == "vqsort") {
     return [scratch](std::span<const float> x, std::span<float> out) {
       math::VqSortRank(x, out, *scratch);
@@ -138,13 +145,16 @@ void RegisterRankBenchmarks() {
     for (std::int64_t n : kSizes) b->Arg(n);
     b->Unit(benchmark::kMicrosecond);
   }
-  for (const std::string sort : {"radix", "vqsort", "std_sort"}) {
-    const std::string name = "BM_Kernel/rank_sort/" + sort + "/prices";
-    auto* b = benchmark::RegisterBenchmark(name.c_str(), [sort](benchmark::State& state) {
-      RunRank(state, "prices", SortRank(sort, static_cast<std::size_t>(state.range(0))));
-    });
-    for (std::int64_t n : kSortSizes) b->Arg(n);
-    b->Unit(benchmark::kMicrosecond);
+  for (const std::string shape : {"prices", "counts", "signed_nan"}) {
+    for (const std::string sort : {"radix", "vqsort", "std_sort", "buckets"}) {
+      const std::string name = "BM_Kernel/rank_sort/" + sort + "/" + shape;
+      auto* b = benchmark::RegisterBenchmark(name.c_str(), [sort, shape](benchmark::State& state) {
+        RunRank(state, shape, SortRank(sort, static_cast<std::size_t>(state.range(0))));
+      });
+      for (std::int64_t n : shape == "prices" ? std::span<const std::int64_t>(kSortSizes)
+                                                : std::span<const std::int64_t>(kSizes)) b->Arg(n);
+      b->Unit(benchmark::kMicrosecond);
+    }
   }
 }
 

@@ -70,8 +70,9 @@ struct OpInfo {
   // Nary: operand k is multiplied by weight k before the fold (weighted_sum);
   // exactly one weight per operand. Other Nary rows take no weights.
   bool weighted = false;
-  // Aggregate: 64-bit keys of scratch its kernel needs per item (rank sorts
-  // 2n keys: the values' sort keys and the items' indices).
+  // Aggregate: 64-bit keys of scratch its kernel needs per item (rank's
+  // sorts and buckets: math::kRankScratchPerItem, which kernels_impl.h
+  // checks against the row).
   int scratch_keys_per_item = 0;
 };
 

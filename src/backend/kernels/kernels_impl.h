@@ -179,6 +179,9 @@ void Aggregate(const float* x, std::size_t n, float* out, std::size_t out_n,
   }
 }
 
+static_assert(ir::ScratchKeysPerItem(ir::Op::kRank) >= math::kRankScratchPerItem,
+              "the Rank row of op.def gives rank less scratch than its kernel needs");
+
 KernelTable MakeTable() {
   KernelTable table;
   // One entry per row of op.def, each running the kernel of the same name.
