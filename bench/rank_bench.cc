@@ -4,8 +4,7 @@
 //   BM_Kernel/rank_sort/<sort>/<column>/<n> RANK with one sort: radix (the
 //                                        radix sort of math/aggregate.h), vqsort
 //                                        (Highway), std_sort (std::sort of
-//                                        (float, index) pairs), buckets
-//                                        (math::BucketRank), compiled here for
+//                                        (float, index) pairs), compiled here for
 //                                        baseline x86-64
 // <column> is prices, counts (small integers: ties) or signed_nan (signed
 // values, a tenth NaN). Every benchmark checks its ranks against the radix
@@ -104,7 +103,7 @@ RankFunction EngineRank(std::size_t n) {
   auto scratch = std::make_shared<std::vector<std::uint64_t>>(
       static_cast<std::size_t>(ir::ScratchKeysPerItem(ir::Op::kRank)) * n);
   return [kernel, scratch](std::span<const float> x, std::span<float> out) {
-    kernel(x.data(), x.size(), out.data(), out.size(), scratch->data());
+    kernel(x.data(), x.size(), out.data(), out.size(), scratch->data(), 0.0f);
   };
 }
 
@@ -113,12 +112,6 @@ RankFunction SortRank(const std::string& sort, std::size_t n) {
   if (sort == "radix") {
     return [scratch](std::span<const float> x, std::span<float> out) {
       math::RadixRank(x, out, *scratch);
-    };
-  }
-  if (sort == "buckets") {
-    scratch->resize(math::kBucketRankScratchPerItem * n);
-    return [scratch](std::span<const float> x, std::span<float> out) {
-      math::BucketRank(x, out, *scratch);
     };
   }
   if (sort == "vqsort") {
@@ -146,7 +139,7 @@ void RegisterRankBenchmarks() {
     b->Unit(benchmark::kMicrosecond);
   }
   for (const std::string shape : {"prices", "counts", "signed_nan"}) {
-    for (const std::string sort : {"radix", "vqsort", "std_sort", "buckets"}) {
+    for (const std::string sort : {"radix", "vqsort", "std_sort"}) {
       const std::string name = "BM_Kernel/rank_sort/" + sort + "/" + shape;
       auto* b = benchmark::RegisterBenchmark(name.c_str(), [sort, shape](benchmark::State& state) {
         RunRank(state, shape, SortRank(sort, static_cast<std::size_t>(state.range(0))));

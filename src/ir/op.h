@@ -74,6 +74,12 @@ struct OpInfo {
   // sorts and buckets: math::kRankScratchPerItem, which kernels_impl.h
   // checks against the row).
   int scratch_keys_per_item = 0;
+  // Aggregate: the kernel also takes a float bound, which the optimizer
+  // fixes (the DAG node's `constant`, a column step's `bound`).
+  bool takes_bound = false;
+  // Made by the optimizer only: no wire number and no spelling, so no reader
+  // and no user's set produces it, and the printers never meet it.
+  bool optimizer_only = false;
 };
 
 inline constexpr OpInfo kOpTable[] = {
@@ -120,6 +126,12 @@ constexpr bool IsCommutative(Op op) {
 }
 constexpr int ScratchKeysPerItem(Op op) {
   return Info(op).scratch_keys_per_item;
+}
+constexpr bool TakesBound(Op op) {
+  return Info(op).takes_bound;
+}
+constexpr bool IsOptimizerOnly(Op op) {
+  return Info(op).optimizer_only;
 }
 
 // The most scratch keys per item any operator needs: what a workspace that

@@ -11,6 +11,7 @@
 #ifndef CALCJIT_MATH_AGGREGATE_H_
 #define CALCJIT_MATH_AGGREGATE_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -315,104 +316,6 @@ CALCJIT_KERNEL void RadixRank(std::span<const float> x, std::span<float> out,
   RanksFromSortedKeys(x, sorted, count, out);
 }
 
-// One more than the position of the highest set bit (0 for 0). A builtin,
-// not std::bit_width: a template instantiated in every tier would have one
-// copy for all (math/bits.h).
-CALCJIT_KERNEL int BitWidth(std::uint64_t v) {
-  return v == 0 ? 0 : 64 - __builtin_clzll(v);
-}
-
-// RANK by one bucket pass: the keys (RankKey, NaN items in a last bucket of
-// their own) fall into about 2 buckets per item of equal width between the
-// smallest and the largest non-NaN key, so that bucket b holds keys greater
-// than those of every bucket below it. Placing each item in its bucket (one
-// counting pass, like one digit of the radix sort) leaves the keys sorted
-// but inside buckets, which hold 0.5 items on average for values spread
-// like prices; an insertion sort then finishes in about one comparison per
-// item. Ties never move (the comparison is strict), and no key moves out of
-// its bucket (only greater keys are passed, all in the same bucket). A bad
-// spread of values (many items in a few buckets of distinct values, as for
-// values of both signs, which are far apart as keys) would make the
-// insertion sort quadratic, so it stops after kBucketRankMovesPerItem moves
-// per item, and each bucket is then sorted on its own: vqsort for more than
-// kBucketRankInsertionMax keys. `scratch` holds at least
-// kBucketRankScratchPerItem * x.size() keys.
-inline constexpr int kBucketRankExtraBits = 0;  // 1 to 2 buckets per non-NaN item
-inline constexpr std::size_t kBucketRankMovesPerItem = 4;
-inline constexpr std::size_t kBucketRankInsertionMax = 16;
-// In 64-bit words: (n keys and buckets + 1 <= 2^(kExtra + 1) n + 1 bucket
-// starts, 32 bits each) / 2, rounded up, then n sorted keys: at most
-// (3 + 2^(kExtra + 1)) n / 2 + 1, which this covers for n >= 1.
-inline constexpr std::size_t kBucketRankScratchPerItem =
-    (3 + (std::size_t{2} << kBucketRankExtraBits) + 1) / 2 + 1;
-CALCJIT_KERNEL void BucketRank(std::span<const float> x, std::span<float> out,
-                               std::span<std::uint64_t> scratch) {
-  const std::size_t n = x.size();
-  if (n == 0) return;
-  auto* keys = reinterpret_cast<std::uint32_t*>(scratch.data());
-  std::uint32_t lo = 0xFFFFFFFFu;  // the NaN key, which is above every other
-  std::uint32_t hi = 0;
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const float v = x[i];
-    const std::uint32_t key = RankKey(v);
-    keys[i] = key;
-    lo = key < lo ? key : lo;
-    const std::uint32_t non_nan = IsNanItem(v) ? 0u : key;
-    hi = non_nan > hi ? non_nan : hi;
-    count += IsNanItem(v) ? 0 : 1;
-  }
-  const std::uint32_t spread = count == 0 ? 0 : hi - lo;
-  const int spread_bits = BitWidth(spread);  // 0 when every key is equal
-  const int count_bits = BitWidth(count) + kBucketRankExtraBits;
-  const int bucket_bits = spread_bits < count_bits ? spread_bits : count_bits;
-  const int shift = spread_bits - bucket_bits;
-  const std::size_t buckets = (spread >> shift) + 1;  // <= 2^bucket_bits <= 2^(kExtra + 1) count
-  auto bucket_of = [&](std::uint32_t key) -> std::size_t {
-    return key == 0xFFFFFFFFu ? buckets : (key - lo) >> shift;  // only NaN has that key
-  };
-  std::uint32_t* starts = keys + n;  // buckets + 1
-  for (std::size_t b = 0; b <= buckets; ++b) starts[b] = 0;
-  for (std::size_t i = 0; i < n; ++i) ++starts[bucket_of(keys[i])];
-  std::uint32_t sum = 0;
-  for (std::size_t b = 0; b <= buckets; ++b) {
-    const std::uint32_t size = starts[b];
-    starts[b] = sum;
-    sum += size;
-  }
-  // Placing the items makes starts[b] the end of bucket b.
-  std::uint64_t* sorted = scratch.data() + (n + buckets + 2) / 2;
-  for (std::size_t i = 0; i < n; ++i) {
-    sorted[starts[bucket_of(keys[i])]++] = (static_cast<std::uint64_t>(keys[i]) << 32) | i;
-  }
-  auto insertion_sort = [](std::uint64_t* keys_to_sort, std::size_t size,
-                           std::size_t most_moves) -> bool {
-    std::size_t moves = 0;
-    for (std::size_t i = 1; i < size; ++i) {
-      const std::uint64_t key = keys_to_sort[i];
-      std::size_t j = i;
-      for (; j > 0 && (keys_to_sort[j - 1] >> 32) > (key >> 32); --j) {
-        keys_to_sort[j] = keys_to_sort[j - 1];
-      }
-      keys_to_sort[j] = key;
-      moves += i - j;
-      if (moves > most_moves) return false;
-    }
-    return true;
-  };
-  if (!insertion_sort(sorted, count, kBucketRankMovesPerItem * count)) {
-    for (std::size_t b = 0, begin = 0; b < buckets; begin = starts[b++]) {
-      const std::size_t size = starts[b] - begin;
-      if (size > kBucketRankInsertionMax) {
-        VqSortByValue(sorted + begin, size);
-      } else {
-        insertion_sort(sorted + begin, size, size * size);
-      }
-    }
-  }
-  RanksFromSortedKeys(x, sorted, count, out);
-}
-
 // The same with the keys sorted by Highway's vqsort (math/rank_sort.h).
 // `scratch` holds at least x.size() keys.
 CALCJIT_KERNEL void VqSortRank(std::span<const float> x, std::span<float> out,
@@ -423,15 +326,79 @@ CALCJIT_KERNEL void VqSortRank(std::span<const float> x, std::span<float> out,
 }
 
 // The scratch keys per item that Rank needs.
-inline constexpr std::size_t kRankScratchPerItem =
-    kBucketRankScratchPerItem > 2 ? kBucketRankScratchPerItem : 2;
+inline constexpr std::size_t kRankScratchPerItem = 2;
 
-// RANK (spec section 3), with the faster sort for the batch's size
-// (docs/PERFORMANCE.md, "Rank: sort choice and top-k"): every sort gives the
-// same ranks, which are integers.
+// RANK (spec section 3). Every correct sort gives the same ranks, which are
+// integers; vqsort was the fastest of those measured at every size from 64
+// to 10,000 items (docs/PERFORMANCE.md, "Rank: sort choice and top-k"), so
+// it is the only one used. RadixRank stays as the yardstick of the
+// benchmarks and the tests.
 CALCJIT_KERNEL void Rank(std::span<const float> x, std::span<float> out,
                          std::span<std::uint64_t> scratch) {
-  BucketRank(x, out, scratch);
+  VqSortRank(x, out, scratch);
+}
+
+// The top-k question `RANK(x) <= bound` (EQ, NE, LT, LE, ... are IEEE, spec
+// section 3), 1 or 0 for every item, without ranking: the optimizer's
+// rewrite of rank(x) <= k, rank(x) < k and rank(x) == 1 (opt/top_k.cc), the
+// same bits as the comparison of RANK's column.
+//
+// The c non-NaN items have ranks in 1..c, and RANK's float(r) (from an
+// unsigned integer, rounded to nearest) never decreases as r grows, so
+// float(r) <= bound holds exactly for r <= K, K the largest r in 0..c with
+// r = 0 or float(r) <= bound (K = 0 for a NaN or negative bound). And
+// rank(i) = 1 + #{j : x[j] > x[i]} <= K exactly when x[i] >= t, t the K-th
+// largest non-NaN value counted with repeats: if x[i] >= t, the items
+// greater than x[i] are greater than t, so at most K - 1 of them; if x[i] <
+// t, the K largest are all greater. Ties at t (with -0 == +0: the keys fold
+// them) all count. A NaN item's rank is NaN, and NaN <= bound is false: 0.
+// t is found by selection (O(n) on average) on the non-NaN keys (RankKey,
+// whose unsigned order is the order of the values), or as their maximum for
+// K = 1. `scratch` holds at least (x.size() + 1) / 2 keys (the c keys, 32
+// bits each).
+inline constexpr std::size_t kRankAtMostScratchPerItem = 1;
+CALCJIT_KERNEL void RankAtMost(std::span<const float> x, std::span<float> out,
+                               std::span<std::uint64_t> scratch, float bound) {
+  const std::size_t n = x.size();
+  auto* keys = reinterpret_cast<std::uint32_t*>(scratch.data());
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[count] = RankKey(x[i]);
+    count += IsNanItem(x[i]) ? 0 : 1;
+  }
+  // K by bisection over 0..c: "float(r) <= bound" is true up to K, then false.
+  std::size_t below = 0, above = count;  // K in [below, above]
+  while (below < above) {
+    const std::size_t middle = below + (above - below + 1) / 2;
+    if (static_cast<float>(static_cast<std::uint32_t>(middle)) <= bound) {
+      below = middle;
+    } else {
+      above = middle - 1;
+    }
+  }
+  const std::size_t k = below;
+  if (k == 0) {
+    FillColumn(out, 0.0f);
+    return;
+  }
+  std::uint32_t threshold = 0;  // every key, when K = c
+  if (k == 1) {
+    for (std::size_t j = 0; j < count; ++j) threshold = keys[j] > threshold ? keys[j] : threshold;
+  } else if (k < count) {
+    // The K-th largest is the (c - K)-th smallest (from 0). The comparator
+    // is a lambda on purpose: its type is local to this (per-tier, static)
+    // function, so no instantiation of nth_element is shared between the
+    // kernel tiers (math/bits.h).
+    std::uint32_t* const kth = keys + (count - k);
+    std::nth_element(keys, kth, keys + count,
+                     [](std::uint32_t a, std::uint32_t b) { return a < b; });
+    threshold = *kth;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    const bool top = !IsNanItem(v) && RankKey(v) >= threshold;
+    out[i] = top ? 1.0f : 0.0f;
+  }
 }
 
 // m = MAX; e = EXP(x - m) in float32; s = the striped float64 sum of e over

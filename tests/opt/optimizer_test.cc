@@ -149,7 +149,8 @@ TEST(OptimizerTest, PassesAreReportedTimedAndSwitchable) {
     EXPECT_EQ(pass.dump.empty(), !pass.ran);
   }
   EXPECT_EQ(names,
-            (std::vector<std::string>{"build", "cse", "fold", "simplify", "dce", "uniform"}));
+            (std::vector<std::string>{"build", "cse", "fold", "simplify", "top_k", "dce",
+                                      "uniform"}));
   options.disabled_passes = {"nope"};
   Result<opt::Optimized> bad = opt::Optimize(Plan("a = x;"), options);
   ASSERT_FALSE(bad.ok());

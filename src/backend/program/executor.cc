@@ -214,7 +214,7 @@ class Execution {
     }
     // A statistic fills its whole result: one scalar, or a column of n.
     kernels_.aggregate[op](AggregateOperand(step.operand), n_, out, scalar ? 1 : n_,
-                           reinterpret_cast<std::uint64_t*>(ws_.rank.data()));
+                           reinterpret_cast<std::uint64_t*>(ws_.rank.data()), step.bound);
   }
 
   // The model over every item (a uniform call: over one), all its needed
