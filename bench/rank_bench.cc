@@ -6,6 +6,8 @@
 //                                        (Highway), std_sort (std::sort of
 //                                        (float, index) pairs), compiled here for
 //                                        baseline x86-64
+//   BM_Kernel/rank_top_k/<k>/prices/<n>  the engine's RankAtMost, bound k (1, 10, or
+//                                        half: n / 2), what rank(x) <= k becomes
 // <column> is prices, counts (small integers: ties) or signed_nan (signed
 // values, a tenth NaN). Every benchmark checks its ranks against the radix
 // sort's once before timing and aborts on a mismatch.
@@ -123,6 +125,37 @@ RankFunction SortRank(const std::string& sort, std::size_t n) {
   return [pairs](std::span<const float> x, std::span<float> out) { StdSortRank(x, out, *pairs); };
 }
 
+// The engine's RankAtMost (what `rank(x) <= k` runs as), checked once against
+// the comparison of the engine's ranks.
+void RunTopK(benchmark::State& state, const std::string& k_name) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const std::vector<float> column = RankColumn("prices", n);
+  const float bound = k_name == "half" ? static_cast<float>(n / 2) : std::stof(k_name);
+  const kernels::KernelTable& table = kernels::KernelsFor(BestIsa());
+  const auto top_k = table.aggregate[static_cast<int>(ir::Op::kRankAtMost)];
+  std::vector<std::uint64_t> scratch(2 * n);
+  std::vector<float> out(n), ranks(n);
+  table.aggregate[static_cast<int>(ir::Op::kRank)](column.data(), n, ranks.data(), n,
+                                                    scratch.data(), 0.0f);
+  top_k(column.data(), n, out.data(), n, scratch.data(), bound);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (out[i] != (ranks[i] <= bound ? 1.0f : 0.0f)) {
+      std::fprintf(stderr, "top-k benchmark, k %s, n %zu: wrong at item %zu\n", k_name.c_str(), n,
+                   i);
+      std::abort();
+    }
+  }
+  for (auto _ : state) {
+    top_k(column.data(), n, out.data(), n, scratch.data(), bound);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+  state.counters["ns_per_item"] = benchmark::Counter(
+      static_cast<double>(n),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 constexpr std::int64_t kSizes[] = {100, 2000, 10000};
 // Around the switch points of math::Rank too.
 constexpr std::int64_t kSortSizes[] = {64, 100, 256, 512, 1000, 2000, 4000, 10000};
@@ -148,6 +181,13 @@ void RegisterRankBenchmarks() {
                                                 : std::span<const std::int64_t>(kSizes)) b->Arg(n);
       b->Unit(benchmark::kMicrosecond);
     }
+  }
+  for (const std::string k : {"1", "10", "half"}) {
+    const std::string name = "BM_Kernel/rank_top_k/" + k + "/prices";
+    auto* b = benchmark::RegisterBenchmark(
+        name.c_str(), [k](benchmark::State& state) { RunTopK(state, k); });
+    for (std::int64_t n : kSizes) b->Arg(n);
+    b->Unit(benchmark::kMicrosecond);
   }
 }
 

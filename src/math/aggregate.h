@@ -360,12 +360,8 @@ inline constexpr std::size_t kRankAtMostScratchPerItem = 1;
 CALCJIT_KERNEL void RankAtMost(std::span<const float> x, std::span<float> out,
                                std::span<std::uint64_t> scratch, float bound) {
   const std::size_t n = x.size();
-  auto* keys = reinterpret_cast<std::uint32_t*>(scratch.data());
   std::size_t count = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    keys[count] = RankKey(x[i]);
-    count += IsNanItem(x[i]) ? 0 : 1;
-  }
+  for (std::size_t i = 0; i < n; ++i) count += IsNanItem(x[i]) ? 0 : 1;
   // K by bisection over 0..c: "float(r) <= bound" is true up to K, then false.
   std::size_t below = 0, above = count;  // K in [below, above]
   while (below < above) {
@@ -383,8 +379,17 @@ CALCJIT_KERNEL void RankAtMost(std::span<const float> x, std::span<float> out,
   }
   std::uint32_t threshold = 0;  // every key, when K = c
   if (k == 1) {
-    for (std::size_t j = 0; j < count; ++j) threshold = keys[j] > threshold ? keys[j] : threshold;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t key = IsNanItem(x[i]) ? 0u : RankKey(x[i]);
+      threshold = key > threshold ? key : threshold;
+    }
   } else if (k < count) {
+    auto* keys = reinterpret_cast<std::uint32_t*>(scratch.data());
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      keys[j] = RankKey(x[i]);
+      j += IsNanItem(x[i]) ? 0 : 1;
+    }
     // The K-th largest is the (c - K)-th smallest (from 0). The comparator
     // is a lambda on purpose: its type is local to this (per-tier, static)
     // function, so no instantiation of nth_element is shared between the
