@@ -93,9 +93,9 @@ void RunRank(benchmark::State& state, const std::string& shape, const RankFuncti
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
-  state.counters["ns_per_item"] = benchmark::Counter(
-      static_cast<double>(n),
-      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_item"] =
+      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                                     benchmark::Counter::kInvert);
 }
 
 // The engine's RANK: the kernel table entry the program executor calls.
@@ -136,7 +136,7 @@ void RunTopK(benchmark::State& state, const std::string& k_name) {
   std::vector<std::uint64_t> scratch(2 * n);
   std::vector<float> out(n), ranks(n);
   table.aggregate[static_cast<int>(ir::Op::kRank)](column.data(), n, ranks.data(), n,
-                                                    scratch.data(), 0.0f);
+                                                   scratch.data(), 0.0f);
   top_k(column.data(), n, out.data(), n, scratch.data(), bound);
   for (std::size_t i = 0; i < n; ++i) {
     if (out[i] != (ranks[i] <= bound ? 1.0f : 0.0f)) {
@@ -151,9 +151,9 @@ void RunTopK(benchmark::State& state, const std::string& k_name) {
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
-  state.counters["ns_per_item"] = benchmark::Counter(
-      static_cast<double>(n),
-      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_item"] =
+      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                                     benchmark::Counter::kInvert);
 }
 
 constexpr std::int64_t kSizes[] = {100, 2000, 10000};
@@ -178,14 +178,15 @@ void RegisterRankBenchmarks() {
         RunRank(state, shape, SortRank(sort, static_cast<std::size_t>(state.range(0))));
       });
       for (std::int64_t n : shape == "prices" ? std::span<const std::int64_t>(kSortSizes)
-                                                : std::span<const std::int64_t>(kSizes)) b->Arg(n);
+                                              : std::span<const std::int64_t>(kSizes))
+        b->Arg(n);
       b->Unit(benchmark::kMicrosecond);
     }
   }
   for (const std::string k : {"1", "10", "half"}) {
     const std::string name = "BM_Kernel/rank_top_k/" + k + "/prices";
-    auto* b = benchmark::RegisterBenchmark(
-        name.c_str(), [k](benchmark::State& state) { RunTopK(state, k); });
+    auto* b = benchmark::RegisterBenchmark(name.c_str(),
+                                           [k](benchmark::State& state) { RunTopK(state, k); });
     for (std::int64_t n : kSizes) b->Arg(n);
     b->Unit(benchmark::kMicrosecond);
   }

@@ -214,7 +214,7 @@ TEST(OpTable, FactsOfEveryRowAgree) {
     }
     EXPECT_LE(info.scratch_keys_per_item, MaxScratchKeysPerItem());
   }
-  EXPECT_EQ(ScratchKeysPerItem(Op::kRank), 2);  // 2n 64-bit keys (sort keys and indices)
+  EXPECT_EQ(ScratchKeysPerItem(Op::kRank), 2);        // 2n 64-bit keys (sort keys and indices)
   EXPECT_EQ(ScratchKeysPerItem(Op::kRankAtMost), 1);  // n 32-bit keys, half of it
   EXPECT_EQ(MaxScratchKeysPerItem(), 2);
   // The optimizer's rows: aggregates with a bound, made by opt/top_k.cc only.

@@ -94,9 +94,8 @@ void ExpectColumn(const std::vector<float>& got, const std::vector<float>& expec
                   const std::string& what) {
   ASSERT_EQ(got.size(), expected.size()) << what;
   for (std::size_t i = 0; i < got.size(); ++i) {
-    ASSERT_TRUE(SameBits(got[i], expected[i]))
-        << what << ", item " << i << " of " << got.size() << ": " << got[i] << " instead of "
-        << expected[i];
+    ASSERT_TRUE(SameBits(got[i], expected[i])) << what << ", item " << i << " of " << got.size()
+                                               << ": " << got[i] << " instead of " << expected[i];
   }
 }
 
@@ -105,8 +104,8 @@ void ExpectColumn(const std::vector<float>& got, const std::vector<float>& expec
 std::vector<std::size_t> Sizes() {
   std::vector<std::size_t> sizes;
   for (std::size_t n = 0; n <= 300; ++n) sizes.push_back(n);
-  for (std::size_t n : {511u, 512u, 513u, 1023u, 1024u, 1025u, 2000u, 2047u, 2048u, 2049u, 4096u,
-                        4097u}) {
+  for (std::size_t n :
+       {511u, 512u, 513u, 1023u, 1024u, 1025u, 2000u, 2047u, 2048u, 2049u, 4096u, 4097u}) {
     sizes.push_back(n);
   }
   return sizes;
@@ -162,8 +161,20 @@ TEST(RankTest, RankMayWriteOverItsInput) {
 // rank, the count of non-NaN items and beyond, infinities, NaN, ±0, and the
 // float just below an integer (what rank < k becomes).
 std::vector<float> Bounds(std::size_t n) {
-  std::vector<float> bounds = {-kInf, -1.0f, -0.0f, 0.0f,   0.5f, 1.0f, std::nextafter(1.0f, 0.0f),
-                               1.5f,  2.0f,  2.5f,  3.0f,   kInf, kNan, 1e30f,
+  std::vector<float> bounds = {-kInf,
+                               -1.0f,
+                               -0.0f,
+                               0.0f,
+                               0.5f,
+                               1.0f,
+                               std::nextafter(1.0f, 0.0f),
+                               1.5f,
+                               2.0f,
+                               2.5f,
+                               3.0f,
+                               kInf,
+                               kNan,
+                               1e30f,
                                std::numeric_limits<float>::max(),
                                std::numeric_limits<float>::denorm_min()};
   for (std::size_t k : {n / 2, n - 1, n, n + 1}) {

@@ -85,14 +85,14 @@ TEST(TopKTest, EachFormBecomesOneSelection) {
 
 TEST(TopKTest, OtherQuestionsAndOtherUsesKeepTheRank) {
   for (const char* text : {
-           "t = rank(x) == 2;",                  // not a prefix of the ranks
-           "t = rank(x) > 3;",                   // not a top-k question
-           "t = rank(x) >= 3;",                  //
-           "input q: query; t = rank(x) <= q;",  // k not a constant
-           "t = rank(x) <= y;",                  //
-           "r = rank(x); t = r <= 3;",           // the rank is an output too
+           "t = rank(x) == 2;",                   // not a prefix of the ranks
+           "t = rank(x) > 3;",                    // not a top-k question
+           "t = rank(x) >= 3;",                   //
+           "input q: query; t = rank(x) <= q;",   // k not a constant
+           "t = rank(x) <= y;",                   //
+           "r = rank(x); t = r <= 3;",            // the rank is an output too
            "t = rank(x) <= 3; u = rank(x) + 1;",  // and used in a sum
-           "t = rank(x) <= rank(y);",            //
+           "t = rank(x) <= rank(y);",             //
        }) {
     SCOPED_TRACE(text);
     const opt::Dag dag = Optimized(text);
@@ -177,8 +177,8 @@ std::vector<Config> Configs() {
 }
 
 std::vector<std::uint32_t> Evaluate(const FeatureSet& set, const Config& config,
-                                    std::vector<std::string> disabled,
-                                    const std::vector<float>& x, const std::vector<float>& y) {
+                                    std::vector<std::string> disabled, const std::vector<float>& x,
+                                    const std::vector<float>& y) {
   EngineOptions options;
   options.backend = config.backend;
   options.isa = config.isa;

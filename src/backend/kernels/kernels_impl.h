@@ -170,8 +170,8 @@ void Norm(const float* a, std::size_t a_stride, const float*, std::size_t, std::
 // (rank) get ScratchKeysPerItem(op) * n keys of it, and those that take a
 // bound (rank_at_most) the bound too.
 template <auto kAggregate, int kScratchKeysPerItem, bool kTakesBound>
-void Aggregate(const float* x, std::size_t n, float* out, std::size_t out_n,
-               std::uint64_t* scratch, float bound) {
+void Aggregate(const float* x, std::size_t n, float* out, std::size_t out_n, std::uint64_t* scratch,
+               float bound) {
   const std::span<const float> in(x, n);
   const std::span<float> result(out, out_n);
   if constexpr (kTakesBound) {
@@ -197,8 +197,8 @@ KernelTable MakeTable() {
   table.scalar_b[static_cast<int>(ir::Op::k##name)] = &ScalarB<math::name>; \
   table.scalar_a[static_cast<int>(ir::Op::k##name)] = &ScalarA<math::name>;
 #define CALCJIT_OP_kVector(name, ...) table.vector[static_cast<int>(ir::Op::k##name)] = &name;
-#define CALCJIT_OP_kAggregate(name, ...)               \
-  table.aggregate[static_cast<int>(ir::Op::k##name)] = \
+#define CALCJIT_OP_kAggregate(name, ...)                               \
+  table.aggregate[static_cast<int>(ir::Op::k##name)] =                 \
       &Aggregate<&math::name, ir::ScratchKeysPerItem(ir::Op::k##name), \
                  ir::TakesBound(ir::Op::k##name)>;
 #include "ir/op_by_kind.inc"

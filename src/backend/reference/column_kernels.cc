@@ -95,8 +95,8 @@ VectorItemFn VectorItemKernel(ir::Op op) {
 
 AggregateColumnFn AggregateColumnKernel(ir::Op op) {
   switch (op) {
-#define CALCJIT_OP_kAggregate(name, ...) \
-  case ir::Op::k##name:                  \
+#define CALCJIT_OP_kAggregate(name, ...)                                          \
+  case ir::Op::k##name:                                                           \
     return &AggregateColumn<&math::name, ir::ScratchKeysPerItem(ir::Op::k##name), \
                             ir::TakesBound(ir::Op::k##name)>;
 #include "ir/op_by_kind.inc"

@@ -172,8 +172,8 @@ class ReferenceExecutable final : public Executable {
 
     // (The IR holds no optimizer-only row, so no bound is ever read here.)
     void Aggregate(const Node& node, const Column& x, Column* out) {
-      std::vector<std::uint64_t> scratch(
-          static_cast<std::size_t>(ir::ScratchKeysPerItem(node.op)) * x.size());
+      std::vector<std::uint64_t> scratch(static_cast<std::size_t>(ir::ScratchKeysPerItem(node.op)) *
+                                         x.size());
       AggregateColumnKernel(node.op)(x, *out, scratch, node.constant);
     }
   };
