@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   std::printf("%s, ns per item (minimum over alternating calls), engine tier %s\n", shape.c_str(),
               std::string(calcjit::IsaName(BestIsa())).c_str());
   std::printf("%7s %8s %8s %8s %8s %8s\n", "n", "radix", "vqsort", "engine", "top-1", "top-10");
-  for (const std::size_t n : {100u, 256u, 512u, 1000u, 2000u, 4000u, 10000u}) {
+  for (const std::size_t n : {100u, 256u, 512u, 750u, 1000u, 2000u, 4000u, 6000u, 8000u, 10000u}) {
     const std::vector<float> x = ColumnOf(shape, n);
     std::vector<float> out(n), expected(n);
     std::vector<std::uint64_t> scratch(2 * n);

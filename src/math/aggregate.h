@@ -273,15 +273,30 @@ CALCJIT_KERNEL std::uint64_t* RadixSortByValue(std::span<std::uint64_t> keys,
 
 // The sort keys of the items (RankKey in the upper half, the item index in
 // the lower) in keys[0, x.size()); returns the number of non-NaN items, which
-// sort first.
-CALCJIT_KERNEL std::size_t MakeRankKeys(std::span<const float> x, std::uint64_t* keys) {
+// sort first. `differing` gets the bits in which some key differs from the
+// first one (0 for fewer than two items).
+CALCJIT_KERNEL std::size_t MakeRankKeys(std::span<const float> x, std::uint64_t* keys,
+                                        std::uint32_t* differing) {
   std::size_t count = 0;
+  const std::uint32_t first = x.empty() ? 0u : RankKey(x[0]);
+  std::uint32_t bits = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
     const float v = x[i];
-    keys[i] = (static_cast<std::uint64_t>(RankKey(v)) << 32) | i;
+    const std::uint32_t key = RankKey(v);
+    keys[i] = (static_cast<std::uint64_t>(key) << 32) | i;
+    bits |= key ^ first;
     count += IsNanItem(v) ? 0 : 1;
   }
+  *differing = bits;
   return count;
+}
+
+// The number of the key's four bytes in which some key differs: the passes
+// RadixSortByValue makes (it skips the bytes that every key shares).
+CALCJIT_KERNEL int DifferingKeyBytes(std::uint32_t differing) {
+  int bytes = 0;
+  for (int b = 0; b < 4; ++b) bytes += ((differing >> (8 * b)) & 0xFFu) != 0 ? 1 : 0;
+  return bytes;
 }
 
 // The ranks from the keys of MakeRankKeys sorted by value (their order among
@@ -311,7 +326,8 @@ CALCJIT_KERNEL void RanksFromSortedKeys(std::span<const float> x, const std::uin
 CALCJIT_KERNEL void RadixRank(std::span<const float> x, std::span<float> out,
                               std::span<std::uint64_t> scratch) {
   const std::size_t n = x.size();
-  const std::size_t count = MakeRankKeys(x, scratch.data());
+  std::uint32_t differing = 0;
+  const std::size_t count = MakeRankKeys(x, scratch.data(), &differing);
   const std::uint64_t* sorted = RadixSortByValue(scratch.first(n), scratch.subspan(n, n));
   RanksFromSortedKeys(x, sorted, count, out);
 }
@@ -320,7 +336,8 @@ CALCJIT_KERNEL void RadixRank(std::span<const float> x, std::span<float> out,
 // `scratch` holds at least x.size() keys.
 CALCJIT_KERNEL void VqSortRank(std::span<const float> x, std::span<float> out,
                                std::span<std::uint64_t> scratch) {
-  const std::size_t count = MakeRankKeys(x, scratch.data());
+  std::uint32_t differing = 0;
+  const std::size_t count = MakeRankKeys(x, scratch.data(), &differing);
   VqSortByValue(scratch.data(), x.size());
   RanksFromSortedKeys(x, scratch.data(), count, out);
 }
@@ -331,11 +348,27 @@ inline constexpr std::size_t kRankScratchPerItem = 2;
 // RANK (spec section 3). Every correct sort gives the same ranks, which are
 // integers. vqsort beat the radix sort and std::sort at every size from 64
 // to 10,000 items on prices and on signed values (docs/PERFORMANCE.md, "Rank:
-// sort choice and top-k"), so it is used at every size; RadixRank stays as
-// the yardstick of the benchmarks and the tests.
+// sort choice and top-k"). The one exception measured: when the keys differ
+// in at most two of their four bytes (small integers, few distinct values),
+// the radix sort makes only two passes and is faster from kRankRadixFrom to
+// kRankRadixTo items.
+inline constexpr std::size_t kRankRadixFrom = 1000;
+inline constexpr std::size_t kRankRadixTo = 4096;
+inline constexpr int kRankRadixMostBytes = 2;
 CALCJIT_KERNEL void Rank(std::span<const float> x, std::span<float> out,
                          std::span<std::uint64_t> scratch) {
-  VqSortRank(x, out, scratch);
+  const std::size_t n = x.size();
+  std::uint32_t differing = 0;
+  const std::size_t count = MakeRankKeys(x, scratch.data(), &differing);
+  const bool radix = n >= kRankRadixFrom && n <= kRankRadixTo &&
+                     DifferingKeyBytes(differing) <= kRankRadixMostBytes;
+  const std::uint64_t* sorted = scratch.data();
+  if (radix) {
+    sorted = RadixSortByValue(scratch.first(n), scratch.subspan(n, n));
+  } else {
+    VqSortByValue(scratch.data(), n);
+  }
+  RanksFromSortedKeys(x, sorted, count, out);
 }
 
 // The top-k question `RANK(x) <= bound` (EQ, NE, LT, LE, ... are IEEE, spec
