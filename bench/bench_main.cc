@@ -11,9 +11,9 @@
 //                          and on 1: BM_Prepare/large/jit-1-thread)
 //   BM_Kernel/transcendental/<fn>/<path>/<n> EXP, LOG, LOG1P, SIGMOID, TANH per VM tier,
 //                          engine and libmvec (bench/transcendental_bench.h)
-//   BM_Kernel/rank/<column>/<n> the rank kernel alone (src/math, compiled for baseline
-//                          x86-64 here) on columns of prices, of small counts (ties), and
-//                          of signed values with NaN holes; n = 100, 2000, 10000
+//   BM_Kernel/rank/<column>/<n>, BM_Kernel/rank_sort/..., BM_Kernel/rank_top_k/...
+//                          RANK alone, each sort it can use, and the top-k kernel
+//                          (bench/rank_bench.h)
 //   BM_Reload/<set>/auto   Parse + Compile of the bytes the service is serving
 //   BM_Recompile/<set>/auto the same after the serving engine was released: parse
 //                          and optimize again, JIT pieces from the code cache
@@ -36,7 +36,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,9 +44,8 @@
 #include <vector>
 
 #include "bench/bench_cases.h"
+#include "bench/rank_bench.h"
 #include "bench/transcendental_bench.h"
-#include "examples/ranking/example_data.h"
-#include "math/aggregate.h"
 
 namespace calcjit::bench {
 namespace {
@@ -193,52 +191,10 @@ void RunReload(benchmark::State& state, const std::string& name, const std::stri
   SetPerFeature(state, features);
 }
 
-// The rank kernel alone: the aggregate that dominates the example set
-// (docs/PERFORMANCE.md), on columns shaped like its inputs.
-std::vector<float> RankColumn(const std::string& shape, std::size_t n) {
-  std::vector<float> column(n);
-  example::ExampleRng rng(7);
-  for (float& value : column) {
-    const float uniform = rng.UniformFloat();
-    if (shape == "prices") {
-      value = 1.0f + 999.0f * uniform * uniform;
-    } else if (shape == "counts") {
-      value = static_cast<float>(static_cast<int>(uniform * 50.0f));
-    } else {  // "signed_nan": a tenth missing
-      value = uniform < 0.1f ? std::numeric_limits<float>::quiet_NaN() : (uniform - 0.55f) * 3.0f;
-    }
-  }
-  return column;
-}
-
-void RunRankKernel(benchmark::State& state, const std::string& shape) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  const std::vector<float> column = RankColumn(shape, n);
-  std::vector<float> out(n);
-  std::vector<std::uint64_t> scratch(2 * n);
-  for (auto _ : state) {
-    math::Rank(column, out, scratch);
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
-  state.counters["ns_per_item"] =
-      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
-                                                     benchmark::Counter::kInvert);
-}
-
 void RegisterAll() {
   const std::vector<Mode> modes = AvailableModes();
   RegisterTranscendentalBenchmarks();
-  for (const std::string shape : {"prices", "counts", "signed_nan"}) {
-    const std::string name = "BM_Kernel/rank/" + shape;
-    benchmark::RegisterBenchmark(name.c_str(),
-                                 [shape](benchmark::State& state) { RunRankKernel(state, shape); })
-        ->Arg(100)
-        ->Arg(2000)
-        ->Arg(10000)
-        ->Unit(benchmark::kMicrosecond);
-  }
+  RegisterRankBenchmarks();
   for (const SeedCase& seed_case : SeedCases()) {
     for (const Mode& mode : modes) {
       const std::string name = std::string("BM_") + seed_case.name + "/" + mode.name;

@@ -70,9 +70,16 @@ struct OpInfo {
   // Nary: operand k is multiplied by weight k before the fold (weighted_sum);
   // exactly one weight per operand. Other Nary rows take no weights.
   bool weighted = false;
-  // Aggregate: 64-bit keys of scratch its kernel needs per item (rank sorts
-  // 2n keys: the values' sort keys and the items' indices).
+  // Aggregate: 64-bit keys of scratch its kernel needs per item (rank's
+  // sorts and buckets: math::kRankScratchPerItem, which kernels_impl.h
+  // checks against the row).
   int scratch_keys_per_item = 0;
+  // Aggregate: the kernel also takes a float bound, which the optimizer
+  // fixes (the DAG node's `constant`, a column step's `bound`).
+  bool takes_bound = false;
+  // Made by the optimizer only: no wire number and no spelling, so no reader
+  // and no user's set produces it, and the printers never meet it.
+  bool optimizer_only = false;
 };
 
 inline constexpr OpInfo kOpTable[] = {
@@ -119,6 +126,12 @@ constexpr bool IsCommutative(Op op) {
 }
 constexpr int ScratchKeysPerItem(Op op) {
   return Info(op).scratch_keys_per_item;
+}
+constexpr bool TakesBound(Op op) {
+  return Info(op).takes_bound;
+}
+constexpr bool IsOptimizerOnly(Op op) {
+  return Info(op).optimizer_only;
 }
 
 // The most scratch keys per item any operator needs: what a workspace that

@@ -11,12 +11,14 @@
 #ifndef CALCJIT_MATH_AGGREGATE_H_
 #define CALCJIT_MATH_AGGREGATE_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
 #include "math/bits.h"
 #include "math/elementwise.h"
+#include "math/rank_sort.h"
 
 namespace calcjit::math {
 
@@ -269,33 +271,171 @@ CALCJIT_KERNEL std::uint64_t* RadixSortByValue(std::span<std::uint64_t> keys,
   return from;
 }
 
-// 1 + the number of non-NaN items greater than the item; ties (IEEE ==, so
-// -0 ties +0) share the best rank. The items are sorted as keys (RankKey in
-// the upper half, the item index in the lower) and ranks are handed out from
-// the largest value down: an item starts a new group, and takes 1 + the
-// number of items above it, unless its key equals the one above. `scratch`
-// holds at least 2 * x.size() keys.
-CALCJIT_KERNEL void Rank(std::span<const float> x, std::span<float> out,
-                         std::span<std::uint64_t> scratch) {
-  const std::size_t n = x.size();
-  std::size_t count = 0;  // the non-NaN items, which sort first
-  for (std::size_t i = 0; i < n; ++i) {
+// The sort keys of the items (RankKey in the upper half, the item index in
+// the lower) in keys[0, x.size()); returns the number of non-NaN items, which
+// sort first. `differing` gets the bits in which some key differs from the
+// first one (0 for fewer than two items).
+CALCJIT_KERNEL std::size_t MakeRankKeys(std::span<const float> x, std::uint64_t* keys,
+                                        std::uint32_t* differing) {
+  std::size_t count = 0;
+  const std::uint32_t first = x.empty() ? 0u : RankKey(x[0]);
+  std::uint32_t bits = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
     const float v = x[i];
-    scratch[i] = (static_cast<std::uint64_t>(RankKey(v)) << 32) | i;
+    const std::uint32_t key = RankKey(v);
+    keys[i] = (static_cast<std::uint64_t>(key) << 32) | i;
+    bits |= key ^ first;
     count += IsNanItem(v) ? 0 : 1;
   }
-  const std::uint64_t* sorted = RadixSortByValue(scratch.first(n), scratch.subspan(n, n));
+  *differing = bits;
+  return count;
+}
+
+// The number of the key's four bytes in which some key differs: the passes
+// RadixSortByValue makes (it skips the bytes that every key shares).
+CALCJIT_KERNEL int DifferingKeyBytes(std::uint32_t differing) {
+  int bytes = 0;
+  for (int b = 0; b < 4; ++b) bytes += ((differing >> (8 * b)) & 0xFFu) != 0 ? 1 : 0;
+  return bytes;
+}
+
+// The ranks from the keys of MakeRankKeys sorted by value (their order among
+// equal values does not matter), handed out from the largest value down: an
+// item starts a new group, and takes 1 + the number of items above it, unless
+// its value equals the one above. `count` is the number of non-NaN items.
+CALCJIT_KERNEL void RanksFromSortedKeys(std::span<const float> x, const std::uint64_t* sorted,
+                                        std::size_t count, std::span<float> out) {
+  const std::size_t n = x.size();
   for (std::size_t k = count; k < n; ++k) {
     const std::size_t item = sorted[k] & 0xFFFFFFFFu;
     out[item] = x[item];  // a NaN item stays NaN (out may be x: it is NaN there too)
   }
-  std::uint64_t above = 0;  // the key of the item above, once there is one
+  std::uint64_t above = 0;  // the value of the item above, once there is one
   std::uint32_t rank = 1;
   for (std::size_t k = count; k-- > 0;) {
     const std::uint64_t value = sorted[k] >> 32;
     rank = (k + 1 == count || value != above) ? static_cast<std::uint32_t>(count - k) : rank;
     above = value;
     out[sorted[k] & 0xFFFFFFFFu] = static_cast<float>(rank);
+  }
+}
+
+// 1 + the number of non-NaN items greater than the item; ties (IEEE ==, so
+// -0 ties +0) share the best rank; a NaN item stays NaN. `scratch` holds at
+// least 2 * x.size() keys.
+CALCJIT_KERNEL void RadixRank(std::span<const float> x, std::span<float> out,
+                              std::span<std::uint64_t> scratch) {
+  const std::size_t n = x.size();
+  std::uint32_t differing = 0;
+  const std::size_t count = MakeRankKeys(x, scratch.data(), &differing);
+  const std::uint64_t* sorted = RadixSortByValue(scratch.first(n), scratch.subspan(n, n));
+  RanksFromSortedKeys(x, sorted, count, out);
+}
+
+// The same with the keys sorted by Highway's vqsort (math/rank_sort.h).
+// `scratch` holds at least x.size() keys.
+CALCJIT_KERNEL void VqSortRank(std::span<const float> x, std::span<float> out,
+                               std::span<std::uint64_t> scratch) {
+  std::uint32_t differing = 0;
+  const std::size_t count = MakeRankKeys(x, scratch.data(), &differing);
+  VqSortByValue(scratch.data(), x.size());
+  RanksFromSortedKeys(x, scratch.data(), count, out);
+}
+
+// The scratch keys per item that Rank needs.
+inline constexpr std::size_t kRankScratchPerItem = 2;
+
+// RANK (spec section 3). Every correct sort gives the same ranks, which are
+// integers. vqsort beat the radix sort and std::sort at every size from 64
+// to 10,000 items on prices and on signed values (docs/PERFORMANCE.md, "Rank:
+// sort choice and top-k"). The one exception measured: when the keys differ
+// in at most two of their four bytes (small integers, few distinct values),
+// the radix sort makes only two passes and is faster from kRankRadixFrom to
+// kRankRadixTo items.
+inline constexpr std::size_t kRankRadixFrom = 1000;
+inline constexpr std::size_t kRankRadixTo = 4096;
+inline constexpr int kRankRadixMostBytes = 2;
+CALCJIT_KERNEL void Rank(std::span<const float> x, std::span<float> out,
+                         std::span<std::uint64_t> scratch) {
+  const std::size_t n = x.size();
+  std::uint32_t differing = 0;
+  const std::size_t count = MakeRankKeys(x, scratch.data(), &differing);
+  const bool radix = n >= kRankRadixFrom && n <= kRankRadixTo &&
+                     DifferingKeyBytes(differing) <= kRankRadixMostBytes;
+  const std::uint64_t* sorted = scratch.data();
+  if (radix) {
+    sorted = RadixSortByValue(scratch.first(n), scratch.subspan(n, n));
+  } else {
+    VqSortByValue(scratch.data(), n);
+  }
+  RanksFromSortedKeys(x, sorted, count, out);
+}
+
+// The top-k question `RANK(x) <= bound` (EQ, NE, LT, LE, ... are IEEE, spec
+// section 3), 1 or 0 for every item, without ranking: the optimizer's
+// rewrite of rank(x) <= k, rank(x) < k and rank(x) == 1 (opt/top_k.cc), the
+// same bits as the comparison of RANK's column.
+//
+// The c non-NaN items have ranks in 1..c, and RANK's float(r) (from an
+// unsigned integer, rounded to nearest) never decreases as r grows, so
+// float(r) <= bound holds exactly for r <= K, K the largest r in 0..c with
+// r = 0 or float(r) <= bound (K = 0 for a NaN or negative bound). And
+// rank(i) = 1 + #{j : x[j] > x[i]} <= K exactly when x[i] >= t, t the K-th
+// largest non-NaN value counted with repeats: if x[i] >= t, the items
+// greater than x[i] are greater than t, so at most K - 1 of them; if x[i] <
+// t, the K largest are all greater. Ties at t (with -0 == +0: the keys fold
+// them) all count. A NaN item's rank is NaN, and NaN <= bound is false: 0.
+// t is found by selection (O(n) on average) on the non-NaN keys (RankKey,
+// whose unsigned order is the order of the values), or as their maximum for
+// K = 1. `scratch` holds at least (x.size() + 1) / 2 keys (the c keys, 32
+// bits each).
+inline constexpr std::size_t kRankAtMostScratchPerItem = 1;
+CALCJIT_KERNEL void RankAtMost(std::span<const float> x, std::span<float> out,
+                               std::span<std::uint64_t> scratch, float bound) {
+  const std::size_t n = x.size();
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < n; ++i) count += IsNanItem(x[i]) ? 0 : 1;
+  // K by bisection over 0..c: "float(r) <= bound" is true up to K, then false.
+  std::size_t below = 0, above = count;  // K in [below, above]
+  while (below < above) {
+    const std::size_t middle = below + (above - below + 1) / 2;
+    if (static_cast<float>(static_cast<std::uint32_t>(middle)) <= bound) {
+      below = middle;
+    } else {
+      above = middle - 1;
+    }
+  }
+  const std::size_t k = below;
+  if (k == 0) {
+    FillColumn(out, 0.0f);
+    return;
+  }
+  std::uint32_t threshold = 0;  // every key, when K = c
+  if (k == 1) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t key = IsNanItem(x[i]) ? 0u : RankKey(x[i]);
+      threshold = key > threshold ? key : threshold;
+    }
+  } else if (k < count) {
+    auto* keys = reinterpret_cast<std::uint32_t*>(scratch.data());
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      keys[j] = RankKey(x[i]);
+      j += IsNanItem(x[i]) ? 0 : 1;
+    }
+    // The K-th largest is the (c - K)-th smallest (from 0). The comparator
+    // is a lambda on purpose: its type is local to this (per-tier, static)
+    // function, so no instantiation of nth_element is shared between the
+    // kernel tiers (math/bits.h).
+    std::uint32_t* const kth = keys + (count - k);
+    std::nth_element(keys, kth, keys + count,
+                     [](std::uint32_t a, std::uint32_t b) { return a < b; });
+    threshold = *kth;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    const bool top = !IsNanItem(v) && RankKey(v) >= threshold;
+    out[i] = top ? 1.0f : 0.0f;
   }
 }
 

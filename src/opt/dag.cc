@@ -139,6 +139,7 @@ std::string Dag::Dump() const {
         line += (first ? " %" : ", %") + std::to_string(operand);
         first = false;
       }
+      if (info.takes_bound) line += ", bound " + dsl::FormatShortestFloat(node.constant);
     }
     line.resize(std::max<std::size_t>(line.size(), 40), ' ');
     line += node.shape == Shape::kUniform ? "  uniform" : "  column ";

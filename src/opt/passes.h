@@ -29,6 +29,13 @@ Dag FoldConstants(const Dag& dag);
 // (x+0 is not x: -0+0 = +0.)
 Dag Simplify(const Dag& dag);
 
+// Top-k questions: rank(x) <= k, rank(x) < k and rank(x) == 1 (and the
+// mirrored k >= rank(x), k > rank(x), 1 == rank(x)), k a constant, become
+// RankAtMost(x, bound) (op.def), which selects instead of sorting, with the
+// same bits. Only ranks whose every use is such a question are rewritten
+// (top_k.cc); the ranks themselves are then left for dead code elimination.
+Dag RewriteTopK(const Dag& dag);
+
 // Keeps only what the outputs need.
 Dag EliminateDeadCode(const Dag& dag);
 

@@ -14,6 +14,7 @@ constexpr PassDescription kPasses[] = {
     {"cse", "hash-cons the DAG: a subexpression shared by several features is one node"},
     {"fold", "evaluate constant subexpressions with the reference interpreter's kernels"},
     {"simplify", "rewrites that keep every bit (x*1, x-0, x+(-0), --x, if(c,x,x), ...)"},
+    {"top_k", "rank(x) <= k, rank(x) < k, rank(x) == 1: select the k-th largest, no sort"},
     {"dce", "keep only what the requested outputs need"},
     {"uniform", "compute per-batch values once and broadcast them, never as columns"},
 };
@@ -69,6 +70,10 @@ Result<Optimized> Optimize(std::shared_ptr<const ir::EvalPlan> plan,
   start = Clock::now();
   if (enabled("simplify")) result.dag = Simplify(result.dag);
   step("simplify", enabled("simplify"), start);
+
+  start = Clock::now();
+  if (enabled("top_k")) result.dag = RewriteTopK(result.dag);
+  step("top_k", enabled("top_k"), start);
 
   start = Clock::now();
   if (enabled("dce")) result.dag = EliminateDeadCode(result.dag);

@@ -255,6 +255,9 @@ class OperatorCoverage {
   // of its own (the refusal), not output bits.
   void Check() const {
     for (const ir::OpInfo& info : ir::kOpTable) {
+      // No set holds an optimizer-only row; the compiling backends make it
+      // from the comparisons of case rank_top_k_questions (aggregate.txt).
+      if (info.optimizer_only) continue;
       if (info.kind == ir::OpKind::kModel) {
         EXPECT_TRUE(used_.count(info.op))
             << "operator " << info.name << " has no conformance case in tests/conformance/cases";

@@ -185,6 +185,7 @@ class SetWriter {
     --budget_;
     const ir::OpInfo& info = ir::kOpTable[p_.ConsumeIntegralInRange(0, ir::kOpCount - 1)];
     const std::string spelling(info.spelling);
+    if (info.optimizer_only) return Leaf();  // no spelling; top-k comes from rank comparisons
     switch (info.kind) {
       case ir::OpKind::kConstant:
       case ir::OpKind::kRef:
@@ -327,7 +328,7 @@ bool JitWanted() {
 }
 
 const std::vector<std::string> kPasses = {"cse",     "fold",  "simplify", "dce",
-                                          "uniform", "reuse", "fuse"};
+                                          "uniform", "reuse", "fuse",     "top_k"};
 
 }  // namespace
 }  // namespace calcjit::fuzz

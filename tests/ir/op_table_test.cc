@@ -124,6 +124,12 @@ const pb::EnumDescriptor* OperatorEnum(OpKind kind) {
 TEST(OpTable, EveryRowIsItsKindsOperatorOfItsNumberAndName) {
   for (const OpInfo& info : kOpTable) {
     const pb::EnumDescriptor* operators = OperatorEnum(info.kind);
+    if (info.optimizer_only) {  // no wire form: no reader can make it
+      EXPECT_EQ(info.proto_number, 0) << info.name;
+      EXPECT_TRUE(info.proto_name.empty()) << info.name;
+      EXPECT_FALSE(OpFromProtoName(info.kind, std::string(info.name)).has_value()) << info.name;
+      continue;
+    }
     if (operators == nullptr) {
       EXPECT_EQ(info.proto_number, 0) << info.name;
       EXPECT_EQ(SoleOpOf(info.kind), info.op) << info.name << " shares a kind with no Operator";
@@ -166,7 +172,8 @@ TEST(OpTable, SpellingsAreUniqueWhereTheTextNeedsThem) {
         EXPECT_TRUE(info.kind == OpKind::kConstant || info.kind == OpKind::kRef) << info.name;
         break;
       case Syntax::kCall:
-        EXPECT_FALSE(info.spelling.empty()) << info.name;
+        // An optimizer-only row has no spelling, so no call names it.
+        EXPECT_EQ(info.spelling.empty(), info.optimizer_only) << info.name;
         break;
     }
   }
@@ -207,8 +214,23 @@ TEST(OpTable, FactsOfEveryRowAgree) {
     }
     EXPECT_LE(info.scratch_keys_per_item, MaxScratchKeysPerItem());
   }
-  EXPECT_EQ(ScratchKeysPerItem(Op::kRank), 2);  // 2n 64-bit keys (sort keys and indices)
+  EXPECT_EQ(ScratchKeysPerItem(Op::kRank), 2);        // 2n 64-bit keys (sort keys and indices)
+  EXPECT_EQ(ScratchKeysPerItem(Op::kRankAtMost), 1);  // n 32-bit keys, half of it
   EXPECT_EQ(MaxScratchKeysPerItem(), 2);
+  // The optimizer's rows: aggregates with a bound, made by opt/top_k.cc only.
+  int optimizer_only = 0;
+  for (const OpInfo& info : kOpTable) {
+    if (!info.optimizer_only) {
+      EXPECT_FALSE(info.takes_bound) << info.name;
+      continue;
+    }
+    ++optimizer_only;
+    EXPECT_EQ(info.kind, OpKind::kAggregate) << info.name;
+    EXPECT_TRUE(info.takes_bound) << info.name;
+  }
+  EXPECT_EQ(optimizer_only, 1);
+  EXPECT_TRUE(IsOptimizerOnly(Op::kRankAtMost));
+  EXPECT_TRUE(TakesBound(Op::kRankAtMost));
   for (const Op op : {Op::kRank, Op::kSoftmax, Op::kMinMaxScale, Op::kZscore}) {
     EXPECT_EQ(ResultShapeOf(op), ResultShape::kBatchColumn) << Info(op).name;
   }

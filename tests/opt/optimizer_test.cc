@@ -148,8 +148,8 @@ TEST(OptimizerTest, PassesAreReportedTimedAndSwitchable) {
     EXPECT_EQ(pass.ran, pass.name != "simplify");
     EXPECT_EQ(pass.dump.empty(), !pass.ran);
   }
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"build", "cse", "fold", "simplify", "dce", "uniform"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"build", "cse", "fold", "simplify", "top_k", "dce",
+                                             "uniform"}));
   options.disabled_passes = {"nope"};
   Result<opt::Optimized> bad = opt::Optimize(Plan("a = x;"), options);
   ASSERT_FALSE(bad.ok());

@@ -134,7 +134,8 @@ rc::Gen<float> GenFloat() {
 std::vector<Op> OpsOf(ir::OpKind kind) {
   std::vector<Op> ops;
   for (const ir::OpInfo& info : ir::kOpTable) {
-    if (info.kind == kind) ops.push_back(info.op);
+    // Optimizer-only rows are nothing a set can spell.
+    if (info.kind == kind && !info.optimizer_only) ops.push_back(info.op);
   }
   return ops;
 }
@@ -973,6 +974,7 @@ TEST(RoundTripGenerator, ReachesEveryOperator) {
     for (const ir::Node& node : ir.nodes) seen[static_cast<int>(node.op)] = true;
   }
   for (const ir::OpInfo& info : ir::kOpTable) {
+    if (info.optimizer_only) continue;  // no set can spell it
     EXPECT_TRUE(seen[static_cast<int>(info.op)]) << "never generated: " << info.name;
   }
 }

@@ -86,7 +86,7 @@ TEST(PipelineTest, SwitchedOffPassesKeepTheBits) {
   const std::vector<std::uint32_t> expected = run(Backend::kReference, {});
   for (Backend backend : {Backend::kVm, Backend::kJit}) {
     EXPECT_EQ(run(backend, {}), expected) << BackendName(backend);
-    EXPECT_EQ(run(backend, {"cse", "fold", "simplify", "dce", "uniform", "fuse", "reuse"}),
+    EXPECT_EQ(run(backend, {"cse", "fold", "simplify", "top_k", "dce", "uniform", "fuse", "reuse"}),
               expected)
         << BackendName(backend);
   }

@@ -452,7 +452,8 @@ float RandomFloat(Choices& choices, bool allow_nan) {
 std::vector<ir::Op> OpsOf(ir::OpKind kind) {
   std::vector<ir::Op> ops;
   for (const ir::OpInfo& info : ir::kOpTable) {
-    if (info.kind == kind) ops.push_back(info.op);
+    // Optimizer-only rows are nothing a set can spell.
+    if (info.kind == kind && !info.optimizer_only) ops.push_back(info.op);
   }
   return ops;
 }

@@ -31,9 +31,11 @@ using VectorKernel = void (*)(const float* a, std::size_t a_stride, const float*
                               std::size_t b_stride, std::size_t d, float* out, std::size_t n);
 
 // A whole-column aggregate: x has n items; out has out_n floats (1 for a
-// statistic kept as a scalar, else n); scratch holds 2n keys (rank).
+// statistic kept as a scalar, else n); scratch holds
+// ScratchKeysPerItem(op) * n keys (rank); `bound` is read by the rows that
+// take one (ir::TakesBound).
 using AggregateKernel = void (*)(const float* x, std::size_t n, float* out, std::size_t out_n,
-                                 std::uint64_t* scratch);
+                                 std::uint64_t* scratch, float bound);
 
 struct KernelTable {
   UnaryKernel unary[ir::kOpCount] = {};

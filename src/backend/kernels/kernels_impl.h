@@ -177,17 +177,25 @@ void Norm(const float* a, std::size_t a_stride, const float*, std::size_t, std::
 }
 
 // Aggregates: whole-column kernels; those whose row of op.def needs scratch
-// (rank) get ScratchKeysPerItem(op) * n keys of it.
-template <auto kAggregate, int kScratchKeysPerItem>
-void Aggregate(const float* x, std::size_t n, float* out, std::size_t out_n,
-               std::uint64_t* scratch) {
-  if constexpr (kScratchKeysPerItem == 0) {
-    kAggregate(std::span<const float>(x, n), std::span<float>(out, out_n));
+// (rank) get ScratchKeysPerItem(op) * n keys of it, and those that take a
+// bound (rank_at_most) the bound too.
+template <auto kAggregate, int kScratchKeysPerItem, bool kTakesBound>
+void Aggregate(const float* x, std::size_t n, float* out, std::size_t out_n, std::uint64_t* scratch,
+               float bound) {
+  const std::span<const float> in(x, n);
+  const std::span<float> result(out, out_n);
+  if constexpr (kTakesBound) {
+    kAggregate(in, result, std::span<std::uint64_t>(scratch, kScratchKeysPerItem * n), bound);
+  } else if constexpr (kScratchKeysPerItem == 0) {
+    kAggregate(in, result);
   } else {
-    kAggregate(std::span<const float>(x, n), std::span<float>(out, out_n),
-               std::span<std::uint64_t>(scratch, kScratchKeysPerItem * n));
+    kAggregate(in, result, std::span<std::uint64_t>(scratch, kScratchKeysPerItem * n));
   }
 }
+
+static_assert(ir::ScratchKeysPerItem(ir::Op::kRank) >= math::kRankScratchPerItem &&
+                  ir::ScratchKeysPerItem(ir::Op::kRankAtMost) >= math::kRankAtMostScratchPerItem,
+              "a row of op.def gives its kernel less scratch than it needs");
 
 KernelTable MakeTable() {
   KernelTable table;
@@ -199,9 +207,10 @@ KernelTable MakeTable() {
   table.scalar_b[static_cast<int>(ir::Op::k##name)] = &ScalarB<math::name>; \
   table.scalar_a[static_cast<int>(ir::Op::k##name)] = &ScalarA<math::name>;
 #define CALCJIT_OP_kVector(name, ...) table.vector[static_cast<int>(ir::Op::k##name)] = &name;
-#define CALCJIT_OP_kAggregate(name, ...)               \
-  table.aggregate[static_cast<int>(ir::Op::k##name)] = \
-      &Aggregate<&math::name, ir::ScratchKeysPerItem(ir::Op::k##name)>;
+#define CALCJIT_OP_kAggregate(name, ...)                               \
+  table.aggregate[static_cast<int>(ir::Op::k##name)] =                 \
+      &Aggregate<&math::name, ir::ScratchKeysPerItem(ir::Op::k##name), \
+                 ir::TakesBound(ir::Op::k##name)>;
 #include "ir/op_by_kind.inc"
   table.fold[static_cast<int>(ir::Op::kAdd)] = &Fold<AddOp>;
   table.fold[static_cast<int>(ir::Op::kSub)] = &Fold<SubOp>;

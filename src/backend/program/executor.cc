@@ -78,7 +78,8 @@ class Workspace final : public internal::Workspace {
     columns.Grow(std::max<std::size_t>(1, program.columns * capacity));
     whole_inputs.Grow(std::max<std::size_t>(1, program.region_input_slots.size() * capacity));
     operand.Grow(capacity);
-    rank.Grow(4 * capacity);  // rank sorts 2n 64-bit keys
+    // rank's scratch: MaxScratchKeysPerItem() 64-bit keys per item
+    rank.Grow(2 * static_cast<std::size_t>(ir::MaxScratchKeysPerItem()) * capacity);
     std::size_t model_bytes = 0;
     std::size_t broadcast = 0;
     for (const Phase& phase : program.phases) {
@@ -213,7 +214,7 @@ class Execution {
     }
     // A statistic fills its whole result: one scalar, or a column of n.
     kernels_.aggregate[op](AggregateOperand(step.operand), n_, out, scalar ? 1 : n_,
-                           reinterpret_cast<std::uint64_t*>(ws_.rank.data()));
+                           reinterpret_cast<std::uint64_t*>(ws_.rank.data()), step.bound);
   }
 
   // The model over every item (a uniform call: over one), all its needed

@@ -63,6 +63,7 @@ struct ColumnStep {
   std::uint32_t input = kNoInput;
   std::uint32_t input2 = kNoInput;
   Operand result;
+  float bound = 0.0f;       // an aggregate that takes one (ir::TakesBound): its bound
   std::uint32_t value = 0;  // the DAG value computed, for dumps
 };
 

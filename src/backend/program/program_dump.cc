@@ -45,6 +45,7 @@ std::string StepText(const ColumnStep& step) {
     if (step.input2 != kNoInput) text += ", in" + std::to_string(step.input2);
   } else {
     text += OperandText(step.operand);
+    if (ir::TakesBound(step.op)) text += ", bound " + FloatText(step.bound);
   }
   return text + "   ; %" + std::to_string(step.value) + "\n";
 }

@@ -176,6 +176,7 @@ class Scheduler {
       step.input2 = node.input2 == opt::kNoValue ? kNoInput : node.input2;
     } else {
       step.operand = loc_[dag_.OperandsOf(v)[0]];
+      if (ir::TakesBound(node.op)) step.bound = node.constant;
     }
     return step;
   }

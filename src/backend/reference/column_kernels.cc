@@ -33,11 +33,14 @@ float VectorItem(const float* a, const float* b, std::size_t d) {
   }
 }
 
-// An aggregate kernel takes its scratch keys only if its row needs some.
-template <auto kKernel, int kScratchKeysPerItem>
+// An aggregate kernel takes its scratch keys only if its row needs some, and
+// a bound only if its row takes one.
+template <auto kKernel, int kScratchKeysPerItem, bool kTakesBound>
 void AggregateColumn(std::span<const float> x, std::span<float> out,
-                     std::span<std::uint64_t> scratch) {
-  if constexpr (kScratchKeysPerItem == 0) {
+                     std::span<std::uint64_t> scratch, float bound) {
+  if constexpr (kTakesBound) {
+    kKernel(x, out, scratch.first(kScratchKeysPerItem * x.size()), bound);
+  } else if constexpr (kScratchKeysPerItem == 0) {
     kKernel(x, out);
   } else {
     kKernel(x, out, scratch.first(kScratchKeysPerItem * x.size()));
@@ -92,9 +95,10 @@ VectorItemFn VectorItemKernel(ir::Op op) {
 
 AggregateColumnFn AggregateColumnKernel(ir::Op op) {
   switch (op) {
-#define CALCJIT_OP_kAggregate(name, ...) \
-  case ir::Op::k##name:                  \
-    return &AggregateColumn<&math::name, ir::ScratchKeysPerItem(ir::Op::k##name)>;
+#define CALCJIT_OP_kAggregate(name, ...)                                          \
+  case ir::Op::k##name:                                                           \
+    return &AggregateColumn<&math::name, ir::ScratchKeysPerItem(ir::Op::k##name), \
+                            ir::TakesBound(ir::Op::k##name)>;
 #include "ir/op_by_kind.inc"
     default:
       return nullptr;

@@ -22,9 +22,10 @@ using ConditionalColumnFn = void (*)(const float* c, const float* a, const float
 // vector inputs, of dimension d (`b` is not read by lhs_only rows: norm).
 using VectorItemFn = float (*)(const float* a, const float* b, std::size_t d);
 // An aggregate over a whole column: `out` has as many items as `x`;
-// `scratch` holds ir::ScratchKeysPerItem(op) * x.size() keys.
+// `scratch` holds ir::ScratchKeysPerItem(op) * x.size() keys; `bound` is read
+// by the rows that take one (ir::TakesBound).
 using AggregateColumnFn = void (*)(std::span<const float> x, std::span<float> out,
-                                   std::span<std::uint64_t> scratch);
+                                   std::span<std::uint64_t> scratch, float bound);
 
 // nullptr for operators of other kinds. Nary folds use the binary loop of
 // their binary operator (BinaryColumnKernel(FoldOperator(op))).

@@ -90,7 +90,7 @@ class ReferenceExecutable final : public Executable {
           Vector(node, &out);
           break;
         case OpKind::kAggregate:
-          Aggregate(node.op, operands[0], &out);
+          Aggregate(node, operands[0], &out);
           break;
         case OpKind::kModel:
           return EvaluateModel(node, std::move(operands));
@@ -170,10 +170,11 @@ class ReferenceExecutable final : public Executable {
       return args.inputs[executable.plan_->input_to_slot[symbol.index]];
     }
 
-    void Aggregate(Op op, const Column& x, Column* out) {
-      std::vector<std::uint64_t> scratch(static_cast<std::size_t>(ir::ScratchKeysPerItem(op)) *
+    // (The IR holds no optimizer-only row, so no bound is ever read here.)
+    void Aggregate(const Node& node, const Column& x, Column* out) {
+      std::vector<std::uint64_t> scratch(static_cast<std::size_t>(ir::ScratchKeysPerItem(node.op)) *
                                          x.size());
-      AggregateColumnKernel(op)(x, *out, scratch);
+      AggregateColumnKernel(node.op)(x, *out, scratch, node.constant);
     }
   };
 

@@ -1,8 +1,7 @@
-program: 2 phases, 3 columns, 6 scalars (those not listed start at 0)
+program: 2 phases, 3 columns, 5 scalars (those not listed start at 0)
   s0 = 0.1
-  s2 = 3
-  s5 = 0.01
-  s3 = in0
+  s4 = 0.01
+  s2 = in0
 phase 0
   region 'relevance': 3 nodes, for each item i:
     v0 = Mul in1[i], 0.1   ; %2
@@ -13,19 +12,18 @@ phase 0
 phase 1
   step BatchSum s1 = col0   ; %6
   step Zscore col1 = in3   ; %9
-  step Rank col2 = col0   ; %10
-  region 'share..score': 7 nodes, for each item i:
+  step RankAtMost col2 = col0, bound 3   ; %10
+  region 'share..score': 6 nodes, for each item i:
     v0 = Div col0[i], s1   ; %7
-    v1 = Le col2[i], 3   ; %12
-    v2 = Mul v0, s3   ; %14
-    v3 = If v1, 0.1, 0   ; %16
-    v4 = Add v2, v3   ; %17
-    v5 = Mul col1[i], 0.01   ; %19
-    v6 = Sub v4, v5   ; %20
+    v1 = Mul v0, s2   ; %12
+    v2 = If col2[i], 0.1, 0   ; %14
+    v3 = Add v1, v2   ; %15
+    v4 = Mul col1[i], 0.01   ; %17
+    v5 = Sub v3, v4   ; %18
     out1[i] = v0 (NaN made canonical)
-    out3[i] = v1 (NaN made canonical)
-    out4[i] = v6 (NaN made canonical)
+    out4[i] = v5 (NaN made canonical)
   store out2 = col1 (NaN made canonical)
+  store out3 = col2 (NaN made canonical)
 
 ; ---- region 'relevance' ----
 ; ModuleID = 'calcjit.relevance'
@@ -110,37 +108,31 @@ entry:
   %5 = getelementptr inbounds ptr, ptr %writes, i64 0
   %out.share = load ptr, ptr %5, align 8
   %6 = getelementptr inbounds ptr, ptr %writes, i64 1
-  %out.top = load ptr, ptr %6, align 8
-  %7 = getelementptr inbounds ptr, ptr %writes, i64 2
-  %out.score = load ptr, ptr %7, align 8
+  %out.score = load ptr, ptr %6, align 8
   %count = and i64 %n, -16
   %empty = icmp eq i64 %count, 0
   br i1 %empty, label %done, label %items
 
 items:                                            ; preds = %items, %entry
   %i = phi i64 [ 0, %entry ], [ %next, %items ]
-  %8 = getelementptr inbounds float, ptr %relevance, i64 %i
-  %relevance1 = load float, ptr %8, align 4, !llvm.access.group !0
+  %7 = getelementptr inbounds float, ptr %relevance, i64 %i
+  %relevance1 = load float, ptr %7, align 4, !llvm.access.group !0
   %share2 = call float @calcjit_op_Div(float %relevance1, float %share)
   %canonical = call float @calcjit_canonicalize(float %share2)
-  %9 = getelementptr inbounds float, ptr %out.share, i64 %i
-  store float %canonical, ptr %9, align 4, !llvm.access.group !0
-  %10 = getelementptr inbounds float, ptr %top, i64 %i
-  %top3 = load float, ptr %10, align 4, !llvm.access.group !0
-  %top4 = call float @calcjit_op_Le(float %top3, float 3.000000e+00)
-  %canonical5 = call float @calcjit_canonicalize(float %top4)
-  %11 = getelementptr inbounds float, ptr %out.top, i64 %i
-  store float %canonical5, ptr %11, align 4, !llvm.access.group !0
+  %8 = getelementptr inbounds float, ptr %out.share, i64 %i
+  store float %canonical, ptr %8, align 4, !llvm.access.group !0
   %score = call float @calcjit_op_Mul(float %share2, float %boost)
-  %score6 = call float @calcjit_op_If(float %top4, float 0x3FB99999A0000000, float 0.000000e+00)
-  %score7 = call float @calcjit_op_Add(float %score, float %score6)
-  %12 = getelementptr inbounds float, ptr %z, i64 %i
-  %z8 = load float, ptr %12, align 4, !llvm.access.group !0
-  %score9 = call float @calcjit_op_Mul(float %z8, float 0x3F847AE140000000)
-  %score10 = call float @calcjit_op_Sub(float %score7, float %score9)
-  %canonical11 = call float @calcjit_canonicalize(float %score10)
-  %13 = getelementptr inbounds float, ptr %out.score, i64 %i
-  store float %canonical11, ptr %13, align 4, !llvm.access.group !0
+  %9 = getelementptr inbounds float, ptr %top, i64 %i
+  %top3 = load float, ptr %9, align 4, !llvm.access.group !0
+  %score4 = call float @calcjit_op_If(float %top3, float 0x3FB99999A0000000, float 0.000000e+00)
+  %score5 = call float @calcjit_op_Add(float %score, float %score4)
+  %10 = getelementptr inbounds float, ptr %z, i64 %i
+  %z6 = load float, ptr %10, align 4, !llvm.access.group !0
+  %score7 = call float @calcjit_op_Mul(float %z6, float 0x3F847AE140000000)
+  %score8 = call float @calcjit_op_Sub(float %score5, float %score7)
+  %canonical9 = call float @calcjit_canonicalize(float %score8)
+  %11 = getelementptr inbounds float, ptr %out.score, i64 %i
+  store float %canonical9, ptr %11, align 4, !llvm.access.group !0
   %next = add nuw nsw i64 %i, 1
   %last = icmp eq i64 %next, %count
   br i1 %last, label %done, label %items, !llvm.loop !1
@@ -152,8 +144,6 @@ done:                                             ; preds = %items, %entry
 declare float @calcjit_op_Div(float, float)
 
 declare float @calcjit_canonicalize(float)
-
-declare float @calcjit_op_Le(float, float)
 
 declare float @calcjit_op_Mul(float, float)
 

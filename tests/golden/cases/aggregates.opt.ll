@@ -1,8 +1,7 @@
-program: 2 phases, 3 columns, 6 scalars (those not listed start at 0)
+program: 2 phases, 3 columns, 5 scalars (those not listed start at 0)
   s0 = 0.1
-  s2 = 3
-  s5 = 0.01
-  s3 = in0
+  s4 = 0.01
+  s2 = in0
 phase 0
   region 'relevance': 3 nodes, for each item i:
     v0 = Mul in1[i], 0.1   ; %2
@@ -13,19 +12,18 @@ phase 0
 phase 1
   step BatchSum s1 = col0   ; %6
   step Zscore col1 = in3   ; %9
-  step Rank col2 = col0   ; %10
-  region 'share..score': 7 nodes, for each item i:
+  step RankAtMost col2 = col0, bound 3   ; %10
+  region 'share..score': 6 nodes, for each item i:
     v0 = Div col0[i], s1   ; %7
-    v1 = Le col2[i], 3   ; %12
-    v2 = Mul v0, s3   ; %14
-    v3 = If v1, 0.1, 0   ; %16
-    v4 = Add v2, v3   ; %17
-    v5 = Mul col1[i], 0.01   ; %19
-    v6 = Sub v4, v5   ; %20
+    v1 = Mul v0, s2   ; %12
+    v2 = If col2[i], 0.1, 0   ; %14
+    v3 = Add v1, v2   ; %15
+    v4 = Mul col1[i], 0.01   ; %17
+    v5 = Sub v3, v4   ; %18
     out1[i] = v0 (NaN made canonical)
-    out3[i] = v1 (NaN made canonical)
-    out4[i] = v6 (NaN made canonical)
+    out4[i] = v5 (NaN made canonical)
   store out2 = col1 (NaN made canonical)
+  store out3 = col2 (NaN made canonical)
 
 ; ---- region 'relevance' ----
 ; ModuleID = 'calcjit.relevance'
@@ -110,52 +108,47 @@ entry:
   %z = load ptr, ptr %1, align 8
   %out.share = load ptr, ptr %writes, align 8
   %2 = getelementptr inbounds ptr, ptr %writes, i64 1
-  %out.top = load ptr, ptr %2, align 8
-  %3 = getelementptr inbounds ptr, ptr %writes, i64 2
-  %out.score = load ptr, ptr %3, align 8
+  %out.score = load ptr, ptr %2, align 8
   %count = and i64 %n, -16
   %empty = icmp eq i64 %count, 0
   br i1 %empty, label %done, label %vector.ph
 
 vector.ph:                                        ; preds = %entry
-  %4 = getelementptr inbounds float, ptr %scalars, i64 1
-  %boost = load float, ptr %4, align 4
+  %3 = getelementptr inbounds float, ptr %scalars, i64 1
+  %boost = load float, ptr %3, align 4
   %share = load float, ptr %scalars, align 4
   %broadcast.splatinsert = insertelement <8 x float> poison, float %share, i64 0
   %broadcast.splat = shufflevector <8 x float> %broadcast.splatinsert, <8 x float> poison, <8 x i32> zeroinitializer
-  %broadcast.splatinsert13 = insertelement <8 x float> poison, float %boost, i64 0
-  %broadcast.splat14 = shufflevector <8 x float> %broadcast.splatinsert13, <8 x float> poison, <8 x i32> zeroinitializer
+  %broadcast.splatinsert10 = insertelement <8 x float> poison, float %boost, i64 0
+  %broadcast.splat11 = shufflevector <8 x float> %broadcast.splatinsert10, <8 x float> poison, <8 x i32> zeroinitializer
   br label %vector.body
 
 vector.body:                                      ; preds = %vector.body, %vector.ph
   %index = phi i64 [ 0, %vector.ph ], [ %index.next, %vector.body ]
-  %5 = getelementptr inbounds float, ptr %relevance, i64 %index
-  %wide.load = load <8 x float>, ptr %5, align 4, !llvm.access.group !5
-  %6 = fdiv <8 x float> %wide.load, %broadcast.splat
-  %7 = fcmp uno <8 x float> %6, zeroinitializer
-  %8 = select <8 x i1> %7, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %6
-  %9 = getelementptr inbounds float, ptr %out.share, i64 %index
-  store <8 x float> %8, ptr %9, align 4, !llvm.access.group !5
+  %4 = getelementptr inbounds float, ptr %relevance, i64 %index
+  %wide.load = load <8 x float>, ptr %4, align 4, !llvm.access.group !5
+  %5 = fdiv <8 x float> %wide.load, %broadcast.splat
+  %6 = fcmp uno <8 x float> %5, zeroinitializer
+  %7 = select <8 x i1> %6, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %5
+  %8 = getelementptr inbounds float, ptr %out.share, i64 %index
+  store <8 x float> %7, ptr %8, align 4, !llvm.access.group !5
+  %9 = fmul <8 x float> %broadcast.splat11, %5
   %10 = getelementptr inbounds float, ptr %top, i64 %index
   %wide.load12 = load <8 x float>, ptr %10, align 4, !llvm.access.group !5
-  %11 = fcmp ole <8 x float> %wide.load12, <float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00>
-  %12 = select <8 x i1> %11, <8 x float> <float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00>, <8 x float> zeroinitializer
-  %13 = getelementptr inbounds float, ptr %out.top, i64 %index
-  store <8 x float> %12, ptr %13, align 4, !llvm.access.group !5
-  %14 = fmul <8 x float> %broadcast.splat14, %6
-  %15 = select <8 x i1> %11, <8 x float> <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>, <8 x float> zeroinitializer
-  %16 = fadd <8 x float> %14, %15
-  %17 = getelementptr inbounds float, ptr %z, i64 %index
-  %wide.load15 = load <8 x float>, ptr %17, align 4, !llvm.access.group !5
-  %18 = fmul <8 x float> %wide.load15, <float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000>
-  %19 = fsub <8 x float> %16, %18
-  %20 = fcmp uno <8 x float> %19, zeroinitializer
-  %21 = select <8 x i1> %20, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %19
-  %22 = getelementptr inbounds float, ptr %out.score, i64 %index
-  store <8 x float> %21, ptr %22, align 4, !llvm.access.group !5
+  %11 = fcmp one <8 x float> %wide.load12, zeroinitializer
+  %12 = select <8 x i1> %11, <8 x float> <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>, <8 x float> zeroinitializer
+  %13 = fadd <8 x float> %9, %12
+  %14 = getelementptr inbounds float, ptr %z, i64 %index
+  %wide.load13 = load <8 x float>, ptr %14, align 4, !llvm.access.group !5
+  %15 = fmul <8 x float> %wide.load13, <float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000>
+  %16 = fsub <8 x float> %13, %15
+  %17 = fcmp uno <8 x float> %16, zeroinitializer
+  %18 = select <8 x i1> %17, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %16
+  %19 = getelementptr inbounds float, ptr %out.score, i64 %index
+  store <8 x float> %18, ptr %19, align 4, !llvm.access.group !5
   %index.next = add nuw i64 %index, 8
-  %23 = icmp eq i64 %index.next, %count
-  br i1 %23, label %done, label %vector.body, !llvm.loop !6
+  %20 = icmp eq i64 %index.next, %count
+  br i1 %20, label %done, label %vector.body, !llvm.loop !6
 
 done:                                             ; preds = %vector.body, %entry
   ret void
