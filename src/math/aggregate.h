@@ -387,8 +387,7 @@ CALCJIT_KERNEL void Rank(std::span<const float> x, std::span<float> out,
 // them) all count. A NaN item's rank is NaN, and NaN <= bound is false: 0.
 // t is found by selection (O(n) on average) on the non-NaN keys (RankKey,
 // whose unsigned order is the order of the values), or as their maximum for
-// K = 1. `scratch` holds at least (x.size() + 1) / 2 keys (the c keys, 32
-// bits each).
+// K = 1. `scratch` holds at least x.size() 64-bit words (the c keys).
 inline constexpr std::size_t kRankAtMostScratchPerItem = 1;
 CALCJIT_KERNEL void RankAtMost(std::span<const float> x, std::span<float> out,
                                std::span<std::uint64_t> scratch, float bound) {
@@ -417,7 +416,9 @@ CALCJIT_KERNEL void RankAtMost(std::span<const float> x, std::span<float> out,
       threshold = key > threshold ? key : threshold;
     }
   } else if (k < count) {
-    auto* keys = reinterpret_cast<std::uint32_t*>(scratch.data());
+    // 32-bit keys held in 64-bit words: the scratch is 64-bit memory, and
+    // reading it as another type would break C++'s aliasing rules.
+    std::uint64_t* const keys = scratch.data();
     std::size_t j = 0;
     for (std::size_t i = 0; i < n; ++i) {
       keys[j] = RankKey(x[i]);
@@ -427,10 +428,10 @@ CALCJIT_KERNEL void RankAtMost(std::span<const float> x, std::span<float> out,
     // is a lambda on purpose: its type is local to this (per-tier, static)
     // function, so no instantiation of nth_element is shared between the
     // kernel tiers (math/bits.h).
-    std::uint32_t* const kth = keys + (count - k);
+    std::uint64_t* const kth = keys + (count - k);
     std::nth_element(keys, kth, keys + count,
-                     [](std::uint32_t a, std::uint32_t b) { return a < b; });
-    threshold = *kth;
+                     [](std::uint64_t a, std::uint64_t b) { return a < b; });
+    threshold = static_cast<std::uint32_t>(*kth);
   }
   for (std::size_t i = 0; i < n; ++i) {
     const float v = x[i];
