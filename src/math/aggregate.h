@@ -440,7 +440,7 @@ CALCJIT_KERNEL Statistics Compute(std::span<const float> x, bool with_std) {
   float max = -__builtin_inff();
   for (int lane = 0; lane < 4; ++lane) {
     count -= static_cast<std::size_t>(nan_count[lane]);
-    truthy += static_cast<std::size_t>(-truthy_count[lane]);
+    truthy += static_cast<std::size_t>(truthy_count[lane]);
     min = Min(Min(min, min_lo[lane]), min_hi[lane]);
     max = Max(Max(max, max_lo[lane]), max_hi[lane]);
   }

@@ -886,10 +886,11 @@ struct Config {
   }
 };
 
-// The optimizer passes and VM steps EngineOptions::disabled_passes knows.
+// The optimizer passes, VM steps and scheduler steps
+// EngineOptions::disabled_passes knows.
 const std::vector<std::string>& PassNames() {
   static const std::vector<std::string> names = {"cse",     "fold",  "simplify", "dce",
-                                                 "uniform", "reuse", "fuse"};
+                                                 "uniform", "reuse", "fuse",     "statistics"};
   return names;
 }
 
@@ -1091,7 +1092,7 @@ rc::Gen<DiffCase> GenDiffCase() {
       },
       GenItemCount(), GenSet(), rc::gen::arbitrary<std::uint64_t>(),
       ShrinkingElementOf<std::uint32_t>({1, 2, 3, 5, 13, 16, 100, 255, 257, 511, 513, 2000, 4096}),
-      rc::gen::inRange<std::uint32_t>(0, 1u << 7));
+      rc::gen::inRange<std::uint32_t>(0, 1u << PassNames().size()));
 }
 
 void showValue(const DiffCase& c, std::ostream& os) {
@@ -1191,7 +1192,7 @@ rc::Gen<ReuseCase> GenReuseCase() {
       GenItemCount(), GenItemCount(), GenSet(), rc::gen::arbitrary<std::uint64_t>(),
       ShrinkingElementOf<std::uint32_t>({0, 8, 64, 1024, 3, 513}),
       rc::gen::weightedOneOf<bool>({{3, rc::gen::just(false)}, {1, rc::gen::just(true)}}),
-      rc::gen::inRange<std::uint32_t>(0, 1u << 7));
+      rc::gen::inRange<std::uint32_t>(0, 1u << PassNames().size()));
 }
 
 void showValue(const ReuseCase& c, std::ostream& os) {
