@@ -116,28 +116,43 @@ class SeedWorkload final : public Workload {
 // A feature set of the source tree, read at run time (so that editing it
 // needs no rebuild).
 struct SetCase {
-  const char* path;
+  const char* path;  // or, when null, `text`
   // The largest share of non-finite values, over every output and item,
   // that the reference interpreter may give; 1 checks nothing. The large
   // set is generated to be finite except for a few features that hold NaN
   // for "missing" on purpose, so a larger share means the set or the data
   // generator broke and the benchmark would time NaN arithmetic.
   double max_non_finite_share;
+  const char* text = nullptr;
 };
 
 constexpr SetCase kRankingSet = {CALCJIT_EXAMPLE_SET_PATH, 1.0};
 constexpr SetCase kLargeSet = {CALCJIT_LARGE_SET_PATH, 0.01};
+// The statistics the example set takes of its columns, six of them over one
+// column; x is the example data's generic input (uniform in [0, 1)).
+constexpr SetCase kStatisticsSet = {nullptr, 1.0,
+                                    "input x;\n"
+                                    "x_mean = batch_mean(x);\n"
+                                    "x_std = batch_std(x);\n"
+                                    "x_z = zscore(x);\n"
+                                    "x_mm = min_max_scale(x);\n"
+                                    "x_min = batch_min(x);\n"
+                                    "x_max = batch_max(x);\n"};
 
 // A set, every output, on one generated query; outputs stay in the batch's
 // own buffers (reused across evaluations).
 class SetWorkload final : public Workload {
  public:
   static Result<std::unique_ptr<Workload>> Make(const SetCase& set_case, Backend backend,
-                                                std::size_t n) {
-    Result<FeatureSet> set = FeatureSet::ReadFile(set_case.path, Format::kText);
+                                                std::size_t n,
+                                                std::vector<std::string> disabled_passes = {}) {
+    Result<FeatureSet> set = set_case.path != nullptr
+                                 ? FeatureSet::ReadFile(set_case.path, Format::kText)
+                                 : FeatureSet::Parse(set_case.text, Format::kText);
     if (!set.ok()) return set.status();
     EngineOptions options;
     options.backend = backend;
+    options.disabled_passes = std::move(disabled_passes);
     Result<Engine> engine = Engine::Compile(*set, options);
     if (!engine.ok()) return engine.status();
     auto workload = std::unique_ptr<SetWorkload>(
@@ -163,6 +178,7 @@ class SetWorkload final : public Workload {
 
   std::string Check() override {
     const Schema& schema = engine_.schema();
+    if (is_reference_ && case_.path == nullptr) return "";  // nothing known to check
     if (is_reference_) {
       const std::optional<std::size_t> score = schema.FindOutput("score");
       if (!score) return std::string(case_.path) + " has no output 'score'";
@@ -290,6 +306,19 @@ Result<std::unique_ptr<Workload>> MakeSeedWorkload(const SeedCase& seed_case, co
 Result<std::unique_ptr<Workload>> MakeRankingWorkload(const Mode& mode, std::size_t n) {
   if (!mode.backend) return UserError("the ranking set has no manual version");
   return SetWorkload::Make(kRankingSet, *mode.backend, n);
+}
+
+Result<std::unique_ptr<Workload>> MakeRankingWorkloadUnshared(const Mode& mode, std::size_t n) {
+  if (!mode.backend) return UserError("the ranking set has no manual version");
+  return SetWorkload::Make(kRankingSet, *mode.backend, n, {"statistics"});
+}
+
+Result<std::unique_ptr<Workload>> MakeStatisticsWorkload(const Mode& mode, std::size_t n,
+                                                         bool share_statistics) {
+  if (!mode.backend) return UserError("the statistics set has no manual version");
+  std::vector<std::string> off;
+  if (!share_statistics) off.push_back("statistics");
+  return SetWorkload::Make(kStatisticsSet, *mode.backend, n, std::move(off));
 }
 
 Result<std::unique_ptr<Workload>> MakeLargeWorkload(const Mode& mode, std::size_t n) {

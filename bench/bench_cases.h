@@ -90,6 +90,14 @@ Result<std::unique_ptr<Workload>> MakeSeedWorkload(const SeedCase& seed_case, co
 // The example set (examples/ranking/ranking.calc, read from the source tree)
 // on a generated query; only backend modes.
 Result<std::unique_ptr<Workload>> MakeRankingWorkload(const Mode& mode, std::size_t n);
+// Six aggregates over one column (batch_mean, batch_std, zscore,
+// min_max_scale, batch_min, batch_max of x), every output; only backend
+// modes. With share_statistics false, the scheduler's "statistics" step is
+// switched off: each aggregate runs its own kernel, as before issue 15.
+Result<std::unique_ptr<Workload>> MakeStatisticsWorkload(const Mode& mode, std::size_t n,
+                                                         bool share_statistics = true);
+// The example set with the "statistics" step switched off.
+Result<std::unique_ptr<Workload>> MakeRankingWorkloadUnshared(const Mode& mode, std::size_t n);
 // The large generated set (bench/large_set.calc, written by
 // bench/gen_large_set.py: 1,000 features, every operator, formulas nested
 // 100+ levels deep), every output, on a generated query; only backend modes.

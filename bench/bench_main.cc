@@ -3,6 +3,10 @@
 //   BM_Qux/<mode>/<n>      f_qux = f_foo / (f_bar + f_baz), n = 100, 2000, 10000
 //   BM_Sum10/<mode>/<n>    s = x0 + x1 + ... + x9 (left-nested), same sizes
 //   BM_Ranking/<mode>/2000 examples/ranking/ranking.calc, every output
+//   BM_RankingUnshared/<mode>/2000 the same with the "statistics" step off (issue 15)
+//   BM_Statistics/<mode>/2000 six aggregates over one column (batch_mean, batch_std,
+//                          zscore, min_max_scale, batch_min, batch_max), every output
+//   BM_StatisticsUnshared/<mode>/2000 the same, each aggregate its own kernel
 //   BM_Large/<mode>/2000   bench/large_set.calc (1,000 generated features), every output
 //   BM_Parse/large         FeatureSet::Parse of the large set's text (parse and check)
 //   BM_Prepare/<set>/<mode> Engine::Compile from scratch of a parsed set (Qux, Sum10,
@@ -92,6 +96,14 @@ Result<std::unique_ptr<Workload>> MakeSeed(const std::string& case_name, const M
 Result<std::unique_ptr<Workload>> MakeRanking(const std::string& /*case_name*/, const Mode& mode,
                                               std::size_t n) {
   return MakeRankingWorkload(mode, n);
+}
+
+// "RankingUnshared", "Statistics", "StatisticsUnshared": the cases of issue
+// 15's shared statistics, with the scheduler's "statistics" step on and off.
+Result<std::unique_ptr<Workload>> MakeSharedStatisticsCase(const std::string& case_name,
+                                                           const Mode& mode, std::size_t n) {
+  if (case_name == "RankingUnshared") return MakeRankingWorkloadUnshared(mode, n);
+  return MakeStatisticsWorkload(mode, n, case_name == "Statistics");
 }
 
 Result<std::unique_ptr<Workload>> MakeLarge(const std::string& /*case_name*/, const Mode& mode,
@@ -218,6 +230,19 @@ void RegisterAll() {
                                  })
         ->Arg(static_cast<std::int64_t>(kRankingSize))
         ->Unit(benchmark::kMicrosecond);
+  }
+  for (const std::string case_name : {"RankingUnshared", "Statistics", "StatisticsUnshared"}) {
+    for (const Mode& mode : modes) {
+      if (!mode.backend) continue;
+      const std::string name = "BM_" + case_name + "/" + mode.name;
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [name, case_name, mode](benchmark::State& state) {
+                                     RunWorkload(state, name + "/" + std::to_string(state.range(0)),
+                                                 &MakeSharedStatisticsCase, case_name, mode);
+                                   })
+          ->Arg(static_cast<std::int64_t>(kRankingSize))
+          ->Unit(benchmark::kMicrosecond);
+    }
   }
   for (const Mode& mode : modes) {
     if (!mode.backend) continue;

@@ -39,4 +39,8 @@ for case in Qux Sum10; do
   for mode in manual evaluated vm jit; do run "$case" "$mode" 2000 200; done
 done
 for mode in evaluated vm jit; do run Ranking "$mode" 2000 3; done
+for mode in vm jit; do run RankingUnshared "$mode" 2000 3; done
+for case in Statistics StatisticsUnshared; do
+  for mode in vm jit; do run "$case" "$mode" 2000 200; done
+done
 for mode in evaluated vm jit; do run Large "$mode" 2000 2; done

@@ -5,7 +5,8 @@
 //   valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*MeasuredLoop*'
 //            build/bench/calcjit_bench_callgrind Qux evaluated 2000 100
 //
-// CASE is Qux, Sum10, Ranking or Large; MODE is manual, evaluated, vm or jit.
+// CASE is Qux, Sum10, Ranking, RankingUnshared, Statistics, StatisticsUnshared
+// or Large; MODE is manual, evaluated, vm or jit (the sets: not manual).
 // bench/callgrind.sh runs every case and mode and prints a table.
 #include <cstdio>
 #include <cstdlib>
@@ -39,8 +40,11 @@ int main(int argc, char** argv) {
   const long iterations = std::strtol(argv[4], nullptr, 10);
 
   calcjit::Result<std::unique_ptr<Workload>> workload =
-      case_name == "Ranking" ? MakeRankingWorkload(*mode, n)
-      : case_name == "Large" ? MakeLargeWorkload(*mode, n)
+      case_name == "Ranking"              ? MakeRankingWorkload(*mode, n)
+      : case_name == "RankingUnshared"    ? MakeRankingWorkloadUnshared(*mode, n)
+      : case_name == "Statistics"         ? MakeStatisticsWorkload(*mode, n, true)
+      : case_name == "StatisticsUnshared" ? MakeStatisticsWorkload(*mode, n, false)
+      : case_name == "Large"              ? MakeLargeWorkload(*mode, n)
       : FindSeedCase(case_name) != nullptr
           ? MakeSeedWorkload(*FindSeedCase(case_name), *mode, n)
           : calcjit::Result<std::unique_ptr<Workload>>(

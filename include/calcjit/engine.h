@@ -51,8 +51,9 @@ struct EngineOptions {
   // For the VM and the JIT: force an instruction-set tier (tests use it to
   // compare tiers); a tier the CPU lacks is an error.
   Isa isa = Isa::kAuto;
-  // Optimizer passes and VM steps to switch off, by name (docs/DESIGN.md
-  // lists them); every backend checks the names, the reference ignores them.
+  // Optimizer passes, VM steps and scheduler steps to switch off, by name
+  // (docs/DESIGN.md lists them); every backend checks the names, the
+  // reference ignores them.
   std::vector<std::string> disabled_passes;
   // VM: items per block (0: the default, 1024).
   std::uint32_t block_size = 0;

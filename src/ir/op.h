@@ -33,6 +33,20 @@ enum class Cost : std::uint8_t {
   kVectorCall,  // an expensive kernel: called through its vector variants, not inlined
 };
 
+// The statistics of a column that several aggregates derive their results
+// from (spec section 3), as bits of OpInfo::statistics. Aggregates over the
+// same operand share one computation of them: min, max, the striped float64
+// sum with its count of non-NaN items, and the count of truthy items in one
+// pass over the column; the striped sum of squared deviations from the mean
+// in a second pass, only when some aggregate needs the standard deviation.
+enum Statistic : std::uint8_t {
+  kStatisticMin = 1,
+  kStatisticMax = 2,
+  kStatisticSum = 4,    // the striped sum and the non-NaN count: SUM, MEAN
+  kStatisticStd = 8,    // the second pass (it reuses the sum's mean)
+  kStatisticCount = 16  // the truthy items: COUNT
+};
+
 enum class Op : std::uint8_t {
 #define CALCJIT_OP(name, ...) k##name,
 #include "ir/op.def"
@@ -80,6 +94,10 @@ struct OpInfo {
   // Made by the optimizer only: no wire number and no spelling, so no reader
   // and no user's set produces it, and the printers never meet it.
   bool optimizer_only = false;
+  // Aggregate: the column statistics its result is derived from (Statistic
+  // bits); aggregates over the same operand then share one computation of
+  // them (program/schedule.cc). 0: computed on its own (rank).
+  std::uint8_t statistics = 0;
 };
 
 inline constexpr OpInfo kOpTable[] = {
@@ -132,6 +150,10 @@ constexpr bool TakesBound(Op op) {
 }
 constexpr bool IsOptimizerOnly(Op op) {
   return Info(op).optimizer_only;
+}
+
+constexpr std::uint8_t StatisticsOf(Op op) {
+  return Info(op).statistics;
 }
 
 // The most scratch keys per item any operator needs: what a workspace that

@@ -443,8 +443,8 @@ CALCJIT_KERNEL void RankAtMost(std::span<const float> x, std::span<float> out,
 // m = MAX; e = EXP(x - m) in float32; s = the striped float64 sum of e over
 // the non-NaN items (a NaN e, as for x = inf, is added like any other);
 // e / s in float64, rounded. (e is never -0, so +0 for a NaN item is skipping.)
-CALCJIT_KERNEL void Softmax(std::span<const float> x, std::span<float> out) {
-  const float m = MaxNonNan(x);
+// `m` is MaxNonNan(x), computed by the caller.
+CALCJIT_KERNEL void SoftmaxWithMax(std::span<const float> x, float m, std::span<float> out) {
   const std::size_t n = x.size();
   // EXP as a column (fast path over blocks, fallback for the failed lanes),
   // in place in out; then the NaN items.
@@ -472,10 +472,14 @@ CALCJIT_KERNEL void Softmax(std::span<const float> x, std::span<float> out) {
   }
 }
 
+CALCJIT_KERNEL void Softmax(std::span<const float> x, std::span<float> out) {
+  SoftmaxWithMax(x, MaxNonNan(x), out);
+}
+
 // (x - MIN) / (MAX - MIN) in float32; 0 where MAX == MIN; NaN items stay NaN.
-CALCJIT_KERNEL void MinMaxScale(std::span<const float> x, std::span<float> out) {
-  const float lo = MinNonNan(x);
-  const float hi = MaxNonNan(x);
+// `lo` and `hi` are MinNonNan(x) and MaxNonNan(x).
+CALCJIT_KERNEL void MinMaxScaleWith(std::span<const float> x, float lo, float hi,
+                                    std::span<float> out) {
   const float range = hi - lo;
   for (std::size_t i = 0; i < x.size(); ++i) {
     const float v = x[i];
@@ -484,19 +488,152 @@ CALCJIT_KERNEL void MinMaxScale(std::span<const float> x, std::span<float> out) 
   }
 }
 
+CALCJIT_KERNEL void MinMaxScale(std::span<const float> x, std::span<float> out) {
+  MinMaxScaleWith(x, MinNonNan(x), MaxNonNan(x), out);
+}
+
 // (x - MEAN) / STD in float32, MEAN and STD rounded to float32 first; 0
-// where STD == 0; NaN items stay NaN.
-CALCJIT_KERNEL void Zscore(std::span<const float> x, std::span<float> out) {
-  const StripedSum sum = SumNonNan(x);
-  const float mean = static_cast<float>(sum.count == 0 ? static_cast<double>(CanonicalNan())
-                                                       : sum.sum / static_cast<double>(sum.count));
-  const float std_dev = static_cast<float>(StdNonNan(x, sum));
+// where STD == 0; NaN items stay NaN. `mean` and `std_dev` are those
+// roundings.
+CALCJIT_KERNEL void ZscoreWith(std::span<const float> x, float mean, float std_dev,
+                               std::span<float> out) {
   for (std::size_t i = 0; i < x.size(); ++i) {
     const float v = x[i];
     const float z = (v - mean) / std_dev;
     out[i] = Select(IsNanItem(v), v, Select(std_dev == 0.0f, 0.0f, z));
   }
 }
+
+CALCJIT_KERNEL void Zscore(std::span<const float> x, std::span<float> out) {
+  const StripedSum sum = SumNonNan(x);
+  const float mean = static_cast<float>(sum.count == 0 ? static_cast<double>(CanonicalNan())
+                                                       : sum.sum / static_cast<double>(sum.count));
+  ZscoreWith(x, mean, static_cast<float>(StdNonNan(x, sum)), out);
+}
+
+// Aggregates over the same column computed from statistics they share
+// (issue 15; the scheduler groups them, program/schedule.cc). Compute makes
+// one pass over the column for min, max, the striped sum with the non-NaN
+// count and the truthy count, and the standard deviation's second pass only
+// when asked; each overload below, named like its row of op.def, derives
+// that aggregate's result from the statistics with exactly the bits of the
+// kernel above of the same name. (A namespace of their own, so that the
+// overloads leave `&math::BatchMin` and the like unambiguous; callers find
+// them by argument-dependent lookup on Statistics.)
+namespace shared_statistics {
+
+struct Statistics {
+  StripedSum sum;          // the striped float64 sum and the non-NaN count
+  float min = 0.0f;        // MinNonNan: NaN when no item is non-NaN
+  float max = 0.0f;        // MaxNonNan
+  std::size_t truthy = 0;  // the truthy items (COUNT)
+  double mean = 0.0;       // MeanNonNan: unrounded, NaN when no item is non-NaN
+  double std_dev = 0.0;    // StdNonNan, when Compute was asked for it
+};
+
+// IEEE minimum and maximum of lanes that are not NaN: on a tie (which
+// includes -0 == +0) the OR of the bits is -0 if either is, the AND +0 if
+// either is, as math::Min and math::Max do.
+CALCJIT_KERNEL Floats4 MinLanes(Floats4 a, Floats4 b) {
+  const Floats4 tie =
+      __builtin_bit_cast(Floats4, __builtin_bit_cast(Ints4, a) | __builtin_bit_cast(Ints4, b));
+  return a == b ? tie : (a < b ? a : b);
+}
+CALCJIT_KERNEL Floats4 MaxLanes(Floats4 a, Floats4 b) {
+  const Floats4 tie =
+      __builtin_bit_cast(Floats4, __builtin_bit_cast(Ints4, a) & __builtin_bit_cast(Ints4, b));
+  return a == b ? tie : (a > b ? a : b);
+}
+
+// Why every result has the bits of the separate kernels: the stripes get
+// the same terms in the same order as SumNonNan's (eight items at a time
+// through Add8, then the tail through AddTail), so the same float64
+// roundings; min and max are folds of a total order on non-NaN values (-0
+// below +0), where the fold order changes nothing, and a NaN item replaced
+// by the fold's identity is a skipped item; counts are exact. The mean and
+// the standard deviation are then computed from that sum by the very code
+// of MeanNonNan and StdNonNan.
+CALCJIT_KERNEL Statistics Compute(std::span<const float> x, bool with_std) {
+  DoubleStripes s;
+  const Floats4 zero = {};
+  const Floats4 inf = zero + __builtin_inff();
+  const Floats4 minus_inf = zero - __builtin_inff();
+  Floats4 min_lo = inf, min_hi = inf, max_lo = minus_inf, max_hi = minus_inf;
+  Ints4 nan_count = {};
+  Ints4 truthy_count = {};
+  const std::size_t n = x.size();
+  const float* data = x.data();
+  std::size_t i = 0;
+  for (const std::size_t full = n - n % 8; i < full; i += 8) {
+    const Floats4 lo = LoadItems4(data + i);
+    const Floats4 hi = LoadItems4(data + i + 4);
+    s.Add8(NanToZero(lo), NanToZero(hi));
+    nan_count = nan_count - (lo != lo) - (hi != hi);  // a true lane is -1
+    truthy_count = truthy_count - ((lo == lo) & (lo != zero)) - ((hi == hi) & (hi != zero));
+    min_lo = MinLanes(min_lo, lo != lo ? inf : lo);
+    min_hi = MinLanes(min_hi, hi != hi ? inf : hi);
+    max_lo = MaxLanes(max_lo, lo != lo ? minus_inf : lo);
+    max_hi = MaxLanes(max_hi, hi != hi ? minus_inf : hi);
+  }
+  std::size_t count = i;
+  std::size_t truthy = 0;
+  float min = __builtin_inff();
+  float max = -__builtin_inff();
+  for (int lane = 0; lane < 4; ++lane) {
+    count -= static_cast<std::size_t>(nan_count[lane]);
+    truthy += static_cast<std::size_t>(truthy_count[lane]);
+    min = Min(Min(min, min_lo[lane]), min_hi[lane]);
+    max = Max(Max(max, max_lo[lane]), max_hi[lane]);
+  }
+  for (std::size_t j = 0; i < n; ++i, ++j) {
+    const float v = data[i];
+    s.AddTail(j, IsNanItem(v) ? 0.0 : static_cast<double>(v));
+    count += IsNanItem(v) ? 0 : 1;
+    truthy += Truthy(v) ? 1 : 0;
+    min = Select(IsNanItem(v), min, Min(min, v));
+    max = Select(IsNanItem(v), max, Max(max, v));
+  }
+  Statistics result;
+  result.sum = StripedSum{s.Combine(), count};
+  result.min = count == 0 ? CanonicalNan() : min;
+  result.max = count == 0 ? CanonicalNan() : max;
+  result.truthy = truthy;
+  result.mean = count == 0 ? static_cast<double>(CanonicalNan())
+                           : result.sum.sum / static_cast<double>(count);
+  result.std_dev = with_std ? StdNonNan(x, result.sum) : 0.0;
+  return result;
+}
+
+CALCJIT_KERNEL void BatchMin(const Statistics& s, std::span<const float>, std::span<float> out) {
+  FillColumn(out, s.min);
+}
+CALCJIT_KERNEL void BatchMax(const Statistics& s, std::span<const float>, std::span<float> out) {
+  FillColumn(out, s.max);
+}
+CALCJIT_KERNEL void BatchSum(const Statistics& s, std::span<const float>, std::span<float> out) {
+  FillColumn(out, static_cast<float>(s.sum.sum));
+}
+CALCJIT_KERNEL void BatchMean(const Statistics& s, std::span<const float>, std::span<float> out) {
+  FillColumn(out, static_cast<float>(s.mean));
+}
+CALCJIT_KERNEL void BatchStd(const Statistics& s, std::span<const float>, std::span<float> out) {
+  FillColumn(out, static_cast<float>(s.std_dev));
+}
+CALCJIT_KERNEL void BatchCount(const Statistics& s, std::span<const float>, std::span<float> out) {
+  FillColumn(out, static_cast<float>(s.truthy));
+}
+CALCJIT_KERNEL void Softmax(const Statistics& s, std::span<const float> x, std::span<float> out) {
+  SoftmaxWithMax(x, s.max, out);
+}
+CALCJIT_KERNEL void MinMaxScale(const Statistics& s, std::span<const float> x,
+                                std::span<float> out) {
+  MinMaxScaleWith(x, s.min, s.max, out);
+}
+CALCJIT_KERNEL void Zscore(const Statistics& s, std::span<const float> x, std::span<float> out) {
+  ZscoreWith(x, static_cast<float>(s.mean), static_cast<float>(s.std_dev), out);
+}
+
+}  // namespace shared_statistics
 
 }  // namespace calcjit::math
 

@@ -21,9 +21,12 @@ bool Disabled(const EngineOptions& options, std::string_view name) {
          options.disabled_passes.end();
 }
 
-bool IsVmStep(std::string_view name) {
+// A step of the VM or of the scheduler rather than an optimizer pass.
+bool IsBackendStep(std::string_view name) {
   const auto steps = vm::VmStepNames();
-  return std::find(steps.begin(), steps.end(), name) != steps.end();
+  const auto schedule = program::ScheduleStepNames();
+  return std::find(steps.begin(), steps.end(), name) != steps.end() ||
+         std::find(schedule.begin(), schedule.end(), name) != schedule.end();
 }
 
 std::size_t NodeCount(const ir::EvalPlan& plan) {
@@ -44,12 +47,13 @@ Status CheckPassNames(const std::vector<std::string>& disabled_passes) {
     const bool optimizer =
         std::any_of(passes.begin() + 1, passes.end(),
                     [&](const opt::PassDescription& p) { return p.name == name; });
-    if (optimizer || IsVmStep(name)) continue;
+    if (optimizer || IsBackendStep(name)) continue;
     std::string names;
     for (const opt::PassDescription& p : passes.subspan(1)) {
       names += (names.empty() ? "" : ", ") + std::string(p.name);
     }
     for (std::string_view step : vm::VmStepNames()) names += ", " + std::string(step);
+    for (std::string_view step : program::ScheduleStepNames()) names += ", " + std::string(step);
     return UserError("unknown pass '" + name + "' (passes that can be switched off: " + names +
                      ")");
   }
@@ -61,7 +65,7 @@ Result<std::shared_ptr<const PreparedProgram>> Prepare(std::shared_ptr<const ir:
   CALCJIT_RETURN_IF_ERROR(CheckPassNames(options.disabled_passes));
   opt::OptimizerOptions optimizer;
   for (const std::string& name : options.disabled_passes) {
-    if (!IsVmStep(name)) optimizer.disabled_passes.push_back(name);
+    if (!IsBackendStep(name)) optimizer.disabled_passes.push_back(name);
   }
   optimizer.dump_after_each = dump;
   Result<opt::Optimized> optimized = opt::Optimize(plan, optimizer);
@@ -81,6 +85,7 @@ Result<std::shared_ptr<const PreparedProgram>> Prepare(std::shared_ptr<const ir:
   if (options.jit_piece_nodes != 0) schedule.max_region_nodes = options.jit_piece_nodes;
   // "reuse" switches off buffer reuse everywhere: columns and VM registers.
   schedule.reuse_columns = !Disabled(options, "reuse");
+  schedule.share_statistics = !Disabled(options, "statistics");
   prepared->program =
       std::make_shared<const program::Program>(program::Schedule(optimized->dag, schedule));
   prepared->passes.push_back(PassTiming{

@@ -176,6 +176,47 @@ TEST(AggregateTest, CountIsTruthyItems) {
   for (float v : out) EXPECT_EQ(v, 3.0f);
 }
 
+// Every result derived from the shared statistics has the bits of the
+// aggregate's own kernel (exact bits: NaN or not, the sign of zero).
+TEST(AggregateTest, SharedStatisticsGiveEachKernelsBits) {
+  using Kernel = void (*)(std::span<const float>, std::span<float>);
+  using Derived =
+      void (*)(const shared_statistics::Statistics&, std::span<const float>, std::span<float>);
+  struct Row {
+    const char* name;
+    Kernel kernel;
+    Derived derived;
+  };
+  const Row rows[] = {
+      {"BatchMin", &BatchMin, &shared_statistics::BatchMin},
+      {"BatchMax", &BatchMax, &shared_statistics::BatchMax},
+      {"BatchSum", &BatchSum, &shared_statistics::BatchSum},
+      {"BatchMean", &BatchMean, &shared_statistics::BatchMean},
+      {"BatchStd", &BatchStd, &shared_statistics::BatchStd},
+      {"BatchCount", &BatchCount, &shared_statistics::BatchCount},
+      {"Softmax", &Softmax, &shared_statistics::Softmax},
+      {"MinMaxScale", &MinMaxScale, &shared_statistics::MinMaxScale},
+      {"Zscore", &Zscore, &shared_statistics::Zscore},
+  };
+  std::mt19937 rng(15);
+  for (std::size_t n : {0u, 1u, 3u, 7u, 8u, 9u, 16u, 17u, 33u, 100u, 1001u}) {
+    for (int round = 0; round < 20; ++round) {
+      std::vector<float> x = RandomColumn(rng, n, round % 3 == 0);
+      if (round == 1) x.assign(n, kNan);
+      const shared_statistics::Statistics s = shared_statistics::Compute(x, true);
+      for (const Row& row : rows) {
+        std::vector<float> expected(n), actual(n);
+        row.kernel(x, expected);
+        row.derived(s, x, actual);
+        for (std::size_t i = 0; i < n; ++i) {
+          ASSERT_EQ(FloatBits(actual[i]), FloatBits(expected[i]))
+              << row.name << ", n = " << n << ", round " << round << ", item " << i;
+        }
+      }
+    }
+  }
+}
+
 TEST(AggregateTest, KernelsMayWriteOverTheirInput) {
   std::vector<float> x = {4.0f, kNan, 1.0f, 4.0f, -2.0f};
   std::vector<float> expected(x.size());

@@ -22,8 +22,9 @@
 //  - GeneratorCoverage: the generator reaches every operator of op.def, every
 //    aggregate nested in an aggregate and in an if, the vector dimensions 8,
 //    9, 16 and 17, the special constants, depth 12, chains longer than the
-//    VM's longest kFold, ... so that the properties above do test what they
-//    claim to.
+//    VM's longest kFold, aggregates over one column that share its
+//    statistics, ... so that the properties above do test what they claim
+//    to.
 // A backend this build lacks (the JIT, for now) or a tier this CPU lacks is
 // reported as skipped, with the reason.
 //
@@ -72,6 +73,7 @@
 #include <string>
 #include <vector>
 
+#include "calcjit/dump.h"
 #include "calcjit/engine.h"
 #include "calcjit/feature_set.h"
 #include "calcjit/schema.h"
@@ -389,11 +391,13 @@ ExprShrinkable ConstantLeaf(FloatShrinkable value) {
 
 // The shapes the optimizer's rewrites look for, far likelier than at random:
 // x op c and c op x with c in {0, -0, 1, -1}; op(x, x) and if(c, x, x) with
-// the same subexpression twice; two unary operators in a row (--x, abs(-x)).
+// the same subexpression twice; two unary operators in a row (--x, abs(-x));
+// two aggregates over the same subexpression, which share its statistics
+// (batch_mean(x) - zscore(x)).
 rc::Gen<Expr> GenRewriteBait(int depth, int budget, bool shared_allowed) {
   return rc::Gen<Expr>([=](const rc::Random& random, int size) {
     rc::Random r = random;
-    const int shape = rc::gen::inRange(0, 3)(r.split(), size).value();
+    const int shape = rc::gen::inRange(0, 4)(r.split(), size).value();
     // Often a bare input, whose data has every special value.
     const int x_budget = rc::gen::inRange(1, std::max(2, budget - 1))(r.split(), size).value();
     ExprShrinkable x = GenExpr(depth + 2, x_budget, shared_allowed)(r.split(), size);
@@ -417,6 +421,18 @@ rc::Gen<Expr> GenRewriteBait(int depth, int budget, bool shared_allowed) {
         return Compose(std::move(op), {std::move(condition), x, x}, {}, Arity::kFixed);
       }
       return Compose(std::move(op), {x, x}, {}, Arity::kFixed);
+    }
+    if (shape == 3) {
+      std::vector<Op> statistics = OpsOfKind(OpKind::kAggregate);
+      std::erase_if(statistics, [](Op op) { return ir::StatisticsOf(op) == 0; });
+      rc::Shrinkable<Op> combine =
+          ShrinkingElementOf<Op>({Op::kSub, Op::kAdd, Op::kMul, Op::kDiv})(r.split(), size);
+      rc::Shrinkable<Op> first = ShrinkingElementOf(statistics)(r.split(), size);
+      rc::Shrinkable<Op> second = ShrinkingElementOf(statistics)(r.split(), size);
+      return Compose(std::move(combine),
+                     {Compose(std::move(first), {x}, {}, Arity::kFixed),
+                      Compose(std::move(second), {x}, {}, Arity::kFixed)},
+                     {}, Arity::kFixed);
     }
     const std::vector<Op> unary = {Op::kNeg, Op::kAbs, Op::kNot, Op::kSign, Op::kFloor};
     rc::Shrinkable<Op> inner = ShrinkingElementOf(unary)(r.split(), size);
@@ -887,10 +903,11 @@ struct Config {
   }
 };
 
-// The optimizer passes and VM steps EngineOptions::disabled_passes knows.
+// The optimizer passes, VM steps and scheduler steps
+// EngineOptions::disabled_passes knows.
 const std::vector<std::string>& PassNames() {
-  static const std::vector<std::string> names = {"cse",     "fold",  "simplify", "dce",
-                                                 "uniform", "reuse", "fuse",     "top_k"};
+  static const std::vector<std::string> names = {"cse",   "fold", "simplify", "dce",       "uniform",
+                                                 "reuse", "fuse", "top_k",    "statistics"};
   return names;
 }
 
@@ -1092,7 +1109,7 @@ rc::Gen<DiffCase> GenDiffCase() {
       },
       GenItemCount(), GenSet(), rc::gen::arbitrary<std::uint64_t>(),
       ShrinkingElementOf<std::uint32_t>({1, 2, 3, 5, 13, 16, 100, 255, 257, 511, 513, 2000, 4096}),
-      rc::gen::inRange<std::uint32_t>(0, 1u << 8));
+      rc::gen::inRange<std::uint32_t>(0, 1u << PassNames().size()));
 }
 
 void showValue(const DiffCase& c, std::ostream& os) {
@@ -1192,7 +1209,7 @@ rc::Gen<ReuseCase> GenReuseCase() {
       GenItemCount(), GenItemCount(), GenSet(), rc::gen::arbitrary<std::uint64_t>(),
       ShrinkingElementOf<std::uint32_t>({0, 8, 64, 1024, 3, 513}),
       rc::gen::weightedOneOf<bool>({{3, rc::gen::just(false)}, {1, rc::gen::just(true)}}),
-      rc::gen::inRange<std::uint32_t>(0, 1u << 8));
+      rc::gen::inRange<std::uint32_t>(0, 1u << PassNames().size()));
 }
 
 void showValue(const ReuseCase& c, std::ostream& os) {
@@ -1614,6 +1631,25 @@ TEST(GeneratorCoverage, ReachesEveryOperatorAndShape) {
   EXPECT_GE(coverage.longest_chain, 17u);  // past the VM's longest kFold (16)
   EXPECT_GE(coverage.longest_nary, 17u);
   EXPECT_GE(coverage.max_outputs, 5);
+}
+
+// Some generated sets have several aggregates over one column, which share
+// that column's statistics (one statistics step of the program): the
+// properties above compare that path with the reference too.
+TEST(GeneratorCoverage, SharesTheStatisticsOfAColumn) {
+  const rc::Gen<SetSpec> gen = GenSet();
+  int sharing = 0;
+  constexpr int kSets = 300;
+  for (int i = 0; i < kSets; ++i) {
+    const SetSpec spec = gen(rc::Random(static_cast<std::uint64_t>(i) + 11), i % 101).value();
+    const Result<FeatureSet> set = FeatureSet::Parse(TextWriter(spec).Set(), Format::kText);
+    ASSERT_TRUE(set.ok()) << set.status().ToString();
+    const Result<std::string> program = Dump(*set, DumpKind::kProgram);
+    ASSERT_TRUE(program.ok()) << program.status().ToString();
+    sharing += program->find("statistics of ") != std::string::npos ? 1 : 0;
+  }
+  std::printf("%d of %d generated sets share a column's statistics\n", sharing, kSets);
+  EXPECT_GE(sharing, kSets / 20);
 }
 
 // Every generated set parses, and its text says what the spec means.

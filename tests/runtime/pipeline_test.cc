@@ -17,7 +17,8 @@ namespace {
 using testing_util::ParseText;
 
 constexpr const char* kSet =
-    "input x; input q: query = 2; a = log1p(abs(x)) * q; b = rank(a) + a; c = zscore(b);";
+    "input x; input q: query = 2; a = log1p(abs(x)) * q; b = rank(a) + a; c = zscore(b);\n"
+    "d = batch_mean(b) - batch_max(b) * c;";
 
 TEST(PipelineTest, TieredServingOptimizesAndSchedulesEachVersionOnce) {
   ServingOptions options;
@@ -50,7 +51,9 @@ TEST(PipelineTest, EveryBackendChecksPassNamesAlike) {
         << engine.status().message();
     EXPECT_NE(engine.status().message().find("fuse"), std::string::npos)
         << "the VM's steps are listed too: " << engine.status().message();
-    options.disabled_passes = {"simplify", "fuse", "reuse"};
+    EXPECT_NE(engine.status().message().find("statistics"), std::string::npos)
+        << "the scheduler's steps are listed too: " << engine.status().message();
+    options.disabled_passes = {"simplify", "fuse", "reuse", "statistics"};
     EXPECT_TRUE(Engine::Compile(set, options).ok()) << BackendName(backend);
   }
 }
@@ -86,7 +89,8 @@ TEST(PipelineTest, SwitchedOffPassesKeepTheBits) {
   const std::vector<std::uint32_t> expected = run(Backend::kReference, {});
   for (Backend backend : {Backend::kVm, Backend::kJit}) {
     EXPECT_EQ(run(backend, {}), expected) << BackendName(backend);
-    EXPECT_EQ(run(backend, {"cse", "fold", "simplify", "top_k", "dce", "uniform", "fuse", "reuse"}),
+    EXPECT_EQ(run(backend, {"cse", "fold", "simplify", "top_k", "dce", "uniform", "fuse", "reuse",
+                            "statistics"}),
               expected)
         << BackendName(backend);
   }

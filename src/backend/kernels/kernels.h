@@ -37,6 +37,19 @@ using VectorKernel = void (*)(const float* a, std::size_t a_stride, const float*
 using AggregateKernel = void (*)(const float* x, std::size_t n, float* out, std::size_t out_n,
                                  std::uint64_t* scratch, float bound);
 
+// One aggregate of a statistics step: its operator (a row of op.def with a
+// `statistics` hook) and its result, out_n floats as for AggregateKernel.
+struct SharedStatisticResult {
+  ir::Op op = ir::Op::kBatchSum;
+  float* out = nullptr;
+  std::size_t out_n = 0;
+};
+// The aggregates `results` over one column x of n items, from statistics
+// computed once for all of them (math/aggregate.h, shared_statistics): the
+// same bits as each one's AggregateKernel.
+using StatisticsKernel = void (*)(const float* x, std::size_t n,
+                                  const SharedStatisticResult* results, std::size_t count);
+
 struct KernelTable {
   UnaryKernel unary[ir::kOpCount] = {};
   BinaryKernel binary[ir::kOpCount] = {};
@@ -44,6 +57,7 @@ struct KernelTable {
   ScalarAKernel scalar_a[ir::kOpCount] = {};
   VectorKernel vector[ir::kOpCount] = {};
   AggregateKernel aggregate[ir::kOpCount] = {};
+  StatisticsKernel statistics = nullptr;
   FoldKernel fold[ir::kOpCount] = {};
   IfKernel if_kernel = nullptr;
   FillKernel fill = nullptr;

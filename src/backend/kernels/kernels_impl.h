@@ -197,6 +197,47 @@ static_assert(ir::ScratchKeysPerItem(ir::Op::kRank) >= math::kRankScratchPerItem
                   ir::ScratchKeysPerItem(ir::Op::kRankAtMost) >= math::kRankAtMostScratchPerItem,
               "a row of op.def gives its kernel less scratch than it needs");
 
+// Statistics steps: the aggregates over one column derived from statistics
+// computed once (math::shared_statistics). Each row of op.def with a
+// `statistics` hook runs the overload named like it that takes the
+// statistics, found by argument-dependent lookup; a template over the
+// statistics' type, so that the rows without the hook (rank) never name an
+// overload they do not have.
+template <typename Statistics>
+using Derivation = void (*)(const Statistics& s, const float* x, std::size_t n, float* out,
+                            std::size_t out_n);
+
+template <typename Statistics>
+struct Derivations {
+  Derivation<Statistics> of[ir::kOpCount] = {};
+
+  Derivations() {
+#define CALCJIT_OP_kAggregate(name, ...)                                                           \
+  if constexpr (ir::StatisticsOf(ir::Op::k##name) != 0) {                                          \
+    of[static_cast<int>(ir::Op::k##name)] = [](const Statistics& s, const float* x, std::size_t n, \
+                                               float* out, std::size_t out_n) {                    \
+      name(s, std::span<const float>(x, n), std::span<float>(out, out_n));                         \
+    };                                                                                             \
+  }
+#include "ir/op_by_kind.inc"
+  }
+};
+
+void SharedStatistics(const float* x, std::size_t n, const SharedStatisticResult* results,
+                      std::size_t count) {
+  using math::shared_statistics::Statistics;
+  static const Derivations<Statistics> derivations;
+  std::uint8_t needed = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    needed |= ir::StatisticsOf(results[k].op);
+  }
+  const Statistics s = math::shared_statistics::Compute(std::span<const float>(x, n),
+                                                        (needed & ir::kStatisticStd) != 0);
+  for (std::size_t k = 0; k < count; ++k) {
+    derivations.of[static_cast<int>(results[k].op)](s, x, n, results[k].out, results[k].out_n);
+  }
+}
+
 KernelTable MakeTable() {
   KernelTable table;
   // One entry per row of op.def, each running the kernel of the same name.
@@ -216,6 +257,7 @@ KernelTable MakeTable() {
   table.fold[static_cast<int>(ir::Op::kSub)] = &Fold<SubOp>;
   table.fold[static_cast<int>(ir::Op::kMul)] = &Fold<MulOp>;
   table.fold[static_cast<int>(ir::Op::kDiv)] = &Fold<DivOp>;
+  table.statistics = &SharedStatistics;
   table.if_kernel = &IfKernelImpl;
   table.fill = &Fill;
   table.mul_add = &MulAdd;

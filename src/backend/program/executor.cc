@@ -70,6 +70,13 @@ class Workspace final : public internal::Workspace {
     }
     model_features.resize(features);
     model_outputs.resize(outputs);
+    std::size_t members = 1;
+    for (const Phase& phase : program.phases) {
+      for (const StatisticsStep& step : phase.statistics) {
+        members = std::max(members, step.members.size());
+      }
+    }
+    statistics_results.resize(members);
   }
 
   void Reserve(const Program& program, std::size_t item_count) {
@@ -104,6 +111,7 @@ class Workspace final : public internal::Workspace {
   AlignedFloats region_scalars;
   std::vector<float*> region_writes;
   AlignedFloats region_scratch;
+  std::vector<kernels::SharedStatisticResult> statistics_results;  // one statistics step's
   std::vector<const float*> model_features;
   std::vector<float*> model_outputs;
   AlignedFloats model_broadcast;  // features that every item holds, as columns
@@ -140,6 +148,7 @@ class Execution {
     std::size_t region = 0;
     for (const Phase& phase : program_.phases) {
       for (const ColumnStep& step : phase.steps) RunStep(step);
+      for (const StatisticsStep& step : phase.statistics) RunStatistics(step);
       for (const ModelStep& step : phase.models) RunModel(step);
       for (const ScalarStep& step : phase.scalars) RunScalar(step);
       for (const Region& r : phase.regions) RunRegion(r, *regions_.code[region++]);
@@ -215,6 +224,19 @@ class Execution {
     // A statistic fills its whole result: one scalar, or a column of n.
     kernels_.aggregate[op](AggregateOperand(step.operand), n_, out, scalar ? 1 : n_,
                            reinterpret_cast<std::uint64_t*>(ws_.rank.data()), step.bound);
+  }
+
+  // The members' results from the operand's statistics, computed once; each
+  // fills its whole result like its own aggregate kernel would.
+  void RunStatistics(const StatisticsStep& step) {
+    for (std::size_t k = 0; k < step.members.size(); ++k) {
+      const ColumnStep& member = step.members[k];
+      const bool scalar = member.result.loc == Loc::kScalar;
+      ws_.statistics_results[k] = {
+          member.op, scalar ? Scalar(member.result) : Column(member.result), scalar ? 1 : n_};
+    }
+    kernels_.statistics(AggregateOperand(step.operand), n_, ws_.statistics_results.data(),
+                        step.members.size());
   }
 
   // The model over every item (a uniform call: over one), all its needed

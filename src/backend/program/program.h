@@ -7,7 +7,9 @@
 //   1. its column steps, whole-column kernels shared by every backend:
 //      aggregates (over columns of earlier phases) and vector operators (over
 //      vector inputs), each writing a whole column or a scalar; then its
-//      model steps (trained models over columns of earlier phases);
+//      statistics steps (aggregates over one column that share the
+//      column's statistics); then its model steps (trained models over
+//      columns of earlier phases);
 //   2. its scalar steps: the uniform values (the same for every item) that
 //      depend on this phase's aggregates, computed once per batch;
 //   3. its regions: the element-wise work, a list of nodes evaluated for every
@@ -65,6 +67,19 @@ struct ColumnStep {
   Operand result;
   float bound = 0.0f;       // an aggregate that takes one (ir::TakesBound): its bound
   std::uint32_t value = 0;  // the DAG value computed, for dumps
+};
+
+// Aggregates over the same operand (one DAG value) whose results derive from
+// statistics of that column (the rows of op.def with a `statistics` hook:
+// min, max, sum, mean, std, count, softmax, min_max_scale, zscore): the
+// statistics are computed once, in one pass over the column (plus the
+// standard deviation's second pass when a member needs it), and each
+// member's result is derived from them, with the bits of its own kernel. A
+// group of one stays a ColumnStep. Like a model step, the group is in the
+// phase of the member needed first.
+struct StatisticsStep {
+  Operand operand;
+  std::vector<ColumnStep> members;  // op, result and value; their operand is `operand`
 };
 
 // A model evaluated once for every output its calls use: the calls of one
@@ -136,7 +151,8 @@ struct Store {
 
 struct Phase {
   std::vector<ColumnStep> steps;
-  std::vector<ModelStep> models;  // after the steps
+  std::vector<StatisticsStep> statistics;  // after the steps
+  std::vector<ModelStep> models;           // after the statistics steps
   std::vector<ScalarStep> scalars;
   std::vector<Region> regions;
   std::vector<Store> stores;

@@ -50,6 +50,21 @@ std::string StepText(const ColumnStep& step) {
   return text + "   ; %" + std::to_string(step.value) + "\n";
 }
 
+// One line for the shared pass, one per member.
+std::string StatisticsText(const StatisticsStep& step) {
+  bool with_std = false;
+  for (const ColumnStep& member : step.members) {
+    with_std = with_std || (ir::StatisticsOf(member.op) & ir::kStatisticStd) != 0;
+  }
+  std::string text = "  statistics of " + OperandText(step.operand) + ": one pass" +
+                     (with_std ? " and the deviations" : "") + "\n";
+  for (const ColumnStep& member : step.members) {
+    text += "    " + OpName(member.op) + " " + OperandText(member.result) + "   ; %" +
+            std::to_string(member.value) + "\n";
+  }
+  return text;
+}
+
 std::string ModelText(const Program& program, const ModelStep& step) {
   std::string text = "  model '" + program.model_names[step.model] + "'";
   text += step.uniform ? " once" : "";
@@ -125,6 +140,7 @@ std::string Program::Dump() const {
     const Phase& phase = phases[p];
     out += "phase " + std::to_string(p) + "\n";
     for (const ColumnStep& step : phase.steps) out += StepText(step);
+    for (const StatisticsStep& step : phase.statistics) out += StatisticsText(step);
     for (const ModelStep& step : phase.models) out += ModelText(*this, step);
     for (const ScalarStep& step : phase.scalars) out += ScalarText(step);
     for (const Region& region : phase.regions) out += RegionText(region);

@@ -62,6 +62,8 @@ class Scheduler {
     }
     constexpr std::uint32_t kUnconstrained = 0xFFFFFFFFu;
     std::vector<std::uint32_t> latest(n_, kUnconstrained);
+    CountStatisticsMembers();
+    statistics_phase_.assign(n_, kUnconstrained);
     phase_.assign(n_, 0);
     std::uint32_t last = 0;
     for (ValueId v = static_cast<ValueId>(n_); v-- > 0;) {
@@ -75,6 +77,12 @@ class Scheduler {
           phase_[v] = group->second;
         }
       }
+      // Likewise the aggregates that share a column's statistics.
+      if (SharesStatistics(v)) {
+        std::uint32_t& group = statistics_phase_[StatisticsKey(v)];
+        group = std::min(group, phase_[v]);
+        phase_[v] = group;
+      }
       last = std::max(last, phase_[v]);
       const bool whole = NeedsWholeOperands(v);
       for (ValueId operand : dag_.OperandsOf(v)) {
@@ -86,6 +94,7 @@ class Scheduler {
     // every member takes the group's.
     for (ValueId v = 0; v < n_; ++v) {
       if (KindOf(v) == OpKind::kModel) phase_[v] = model_phase_[ModelKey(v)];
+      if (SharesStatistics(v)) phase_[v] = statistics_phase_[StatisticsKey(v)];
     }
     program_.phases.resize(last + 1);
   }
@@ -101,6 +110,37 @@ class Scheduler {
     const auto operands = dag_.OperandsOf(v);
     key.insert(key.end(), operands.begin(), operands.end());
     return key;
+  }
+
+  // The aggregates that derive from a column's statistics, by operand: a
+  // statistics step when there are two or more over one operand.
+  void CountStatisticsMembers() {
+    statistics_members_.assign(n_, 0);
+    if (!options_.share_statistics) return;
+    for (ValueId v = 0; v < n_; ++v) {
+      if (KindOf(v) == OpKind::kAggregate && ir::StatisticsOf(dag_.node(v).op) != 0) {
+        ++statistics_members_[dag_.OperandsOf(v)[0]];
+      }
+    }
+  }
+  ValueId StatisticsKey(ValueId v) const { return dag_.OperandsOf(v)[0]; }
+  bool SharesStatistics(ValueId v) const {
+    return KindOf(v) == OpKind::kAggregate && ir::StatisticsOf(dag_.node(v).op) != 0 &&
+           statistics_members_[StatisticsKey(v)] >= 2;
+  }
+
+  // An aggregate's or a vector operator's step: a member of its operand's
+  // statistics step when it shares one, else a column step of its own. Every
+  // member is in the group's phase, so the group's step is in `phase`.
+  void AddStep(ValueId v, Phase& phase) {
+    const ColumnStep step = StepOf(v);
+    if (!SharesStatistics(v)) {
+      phase.steps.push_back(step);
+      return;
+    }
+    auto [group, inserted] = statistics_step_.emplace(StatisticsKey(v), phase.statistics.size());
+    if (inserted) phase.statistics.push_back(StatisticsStep{step.operand, {}});
+    phase.statistics[group->second].members.push_back(step);
   }
 
   void FindUsers() {
@@ -159,7 +199,7 @@ class Scheduler {
       PlaceModel(v, phase);
     } else {
       loc_[v] = NewColumn(v);
-      phase.steps.push_back(StepOf(v));
+      AddStep(v, phase);
     }
     for (std::uint32_t k : output_of_[v]) phase.stores.push_back(Store{loc_[v], k});
   }
@@ -230,7 +270,7 @@ class Scheduler {
       case OpKind::kAggregate:
       case OpKind::kVector:
         loc_[v] = Operand{Loc::kScalar, NewScalar()};
-        phase.steps.push_back(StepOf(v));
+        AddStep(v, phase);
         return;
       default:
         break;
@@ -402,6 +442,10 @@ class Scheduler {
         rename(step.operand);
         rename(step.result);
       }
+      for (StatisticsStep& step : phase.statistics) {
+        rename(step.operand);
+        for (ColumnStep& member : step.members) rename(member.result);
+      }
       for (Region& region : phase.regions) {
         for (Operand& read : region.reads) rename(read);
         for (RegionWrite& write : region.writes) rename(write.target);
@@ -431,9 +475,17 @@ class Scheduler {
     std::uint32_t index = 0;
   };
   std::map<std::vector<ValueId>, ModelStepRef> model_step_;  // by ModelKey
+  std::vector<std::uint32_t> statistics_members_;   // by operand: the aggregates sharing it
+  std::vector<std::uint32_t> statistics_phase_;     // by operand: its statistics step's phase
+  std::map<ValueId, std::size_t> statistics_step_;  // by operand: the step's index in its phase
 };
 
 }  // namespace
+
+std::span<const std::string_view> ScheduleStepNames() {
+  static constexpr std::string_view kNames[] = {"statistics"};
+  return kNames;
+}
 
 Program Schedule(const opt::Dag& dag, const ScheduleOptions& options) {
   return Scheduler(dag, options).Run();

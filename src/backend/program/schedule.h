@@ -5,6 +5,8 @@
 #define CALCJIT_BACKEND_PROGRAM_SCHEDULE_H_
 
 #include <cstdint>
+#include <span>
+#include <string_view>
 
 #include "backend/program/program.h"
 #include "opt/dag.h"
@@ -25,7 +27,15 @@ struct ScheduleOptions {
   // Reuse a column buffer once the value in it is dead (off: one buffer per
   // column value, for tests and dumps).
   bool reuse_columns = true;
+  // Aggregates over the same operand that derive from the column's
+  // statistics share one computation of them (a StatisticsStep; off: every
+  // aggregate runs its own kernel, for tests, dumps and benchmarks).
+  bool share_statistics = true;
 };
+
+// The scheduler's steps that EngineOptions::disabled_passes can switch off,
+// on every compiling backend: "statistics" (share_statistics).
+std::span<const std::string_view> ScheduleStepNames();
 
 Program Schedule(const opt::Dag& dag, const ScheduleOptions& options = {});
 

@@ -1,0 +1,186 @@
+program: 3 phases, 6 columns, 13 scalars (those not listed start at 0)
+  s7 = 0.1
+phase 0
+  region 'relevance': 3 nodes, for each item i:
+    v0 = Mul in1[i], 0.1   ; %12
+    v1 = Add v0, in2[i]   ; %14
+    v2 = Sigmoid v1   ; %15
+    out7[i] = v2 (NaN made canonical)
+    col2[i] = v2
+phase 1
+  step Rank col5 = col2   ; %19
+  step BatchSum s9 = in3   ; %21
+  statistics of in0: one pass and the deviations
+    BatchMean s0   ; %1
+    BatchStd s1   ; %2
+    Zscore col0   ; %3
+    MinMaxScale col1   ; %4
+    BatchMax s2   ; %5
+    BatchMin s3   ; %6
+    BatchSum s5   ; %8
+    BatchCount s6   ; %9
+  statistics of col2: one pass
+    Softmax col3   ; %16
+    BatchMax s8   ; %17
+    BatchMin s11   ; %24
+  once Sub s4 = s2, s3   ; %7
+  region 'gap..ctr': 2 nodes, for each item i:
+    v0 = Sub s8, col2[i]   ; %18
+    v1 = Div in3[i], s9   ; %22
+    out9[i] = v0 (NaN made canonical)
+    col4[i] = v0
+    out11[i] = v1 (NaN made canonical)
+  store out2 = col0 (NaN made canonical)
+  store out3 = col1 (NaN made canonical)
+  store out8 = col3 (NaN made canonical)
+  store out10 = col5 (NaN made canonical)
+phase 2
+  step BatchSum s10 = col4   ; %23
+  once Add s12 = s10, s11   ; %25
+fill out0 = s0
+fill out1 = s1
+fill out4 = s4
+fill out5 = s5
+fill out6 = s6
+fill out12 = s12
+
+; ---- region 'relevance' ----
+; ModuleID = 'calcjit.relevance'
+source_filename = "calcjit.relevance"
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+@llvm.compiler.used = appending global [2 x ptr] [ptr @_ZGVbN4v_calcjit_vec_Sigmoid, ptr @_ZGVdN8v_calcjit_vec_Sigmoid], section "llvm.metadata"
+
+; Function Attrs: nounwind memory(readwrite, inaccessiblemem: none)
+define void @calcjit.relevance(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n) local_unnamed_addr #0 {
+entry:
+  %bm25 = load ptr, ptr %reads, align 8
+  %0 = getelementptr inbounds ptr, ptr %reads, i64 1
+  %title_match = load ptr, ptr %0, align 8
+  %out.relevance = load ptr, ptr %writes, align 8
+  %1 = getelementptr inbounds ptr, ptr %writes, i64 1
+  %out.relevance1 = load ptr, ptr %1, align 8
+  %count = and i64 %n, -16
+  %empty = icmp eq i64 %count, 0
+  br i1 %empty, label %done, label %vector.body
+
+vector.body:                                      ; preds = %entry, %vector.body
+  %index = phi i64 [ %index.next, %vector.body ], [ 0, %entry ]
+  %2 = getelementptr inbounds float, ptr %bm25, i64 %index
+  %wide.load = load <8 x float>, ptr %2, align 4, !llvm.access.group !5
+  %3 = fmul <8 x float> %wide.load, <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>
+  %4 = getelementptr inbounds float, ptr %title_match, i64 %index
+  %wide.load6 = load <8 x float>, ptr %4, align 4, !llvm.access.group !5
+  %5 = fadd <8 x float> %3, %wide.load6
+  %6 = tail call <8 x float> @_ZGVdN8v_calcjit_vec_Sigmoid(<8 x float> %5) #2
+  %7 = fcmp uno <8 x float> %6, zeroinitializer
+  %8 = select <8 x i1> %7, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %6
+  %9 = getelementptr inbounds float, ptr %out.relevance, i64 %index
+  store <8 x float> %8, ptr %9, align 4, !llvm.access.group !5
+  %10 = getelementptr inbounds float, ptr %out.relevance1, i64 %index
+  store <8 x float> %6, ptr %10, align 4, !llvm.access.group !5
+  %index.next = add nuw i64 %index, 8
+  %11 = icmp eq i64 %index.next, %count
+  br i1 %11, label %done, label %vector.body, !llvm.loop !6
+
+done:                                             ; preds = %vector.body, %entry
+  ret void
+}
+
+declare <4 x float> @_ZGVbN4v_calcjit_vec_Sigmoid(<4 x float>) #1
+
+declare <8 x float> @_ZGVdN8v_calcjit_vec_Sigmoid(<8 x float>) #1
+
+attributes #0 = { nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+attributes #1 = { "target-cpu"="x86-64-v3" }
+attributes #2 = { nounwind }
+
+!llvm.linker.options = !{}
+!llvm.ident = !{!0}
+!llvm.module.flags = !{!1, !2, !3, !4}
+
+!0 = !{!"Debian clang version 16.0.6 (15~deb12u1)"}
+!1 = !{i32 1, !"wchar_size", i32 4}
+!2 = !{i32 8, !"PIC Level", i32 2}
+!3 = !{i32 7, !"PIE Level", i32 2}
+!4 = !{i32 7, !"uwtable", i32 2}
+!5 = distinct !{}
+!6 = distinct !{!6, !7, !8, !9}
+!7 = !{!"llvm.loop.parallel_accesses", !5}
+!8 = !{!"llvm.loop.isvectorized", i32 1}
+!9 = !{!"llvm.loop.unroll.runtime.disable"}
+
+; ---- region 'gap..ctr' ----
+; ModuleID = 'calcjit.gap..ctr'
+source_filename = "calcjit.gap..ctr"
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+; Function Attrs: nofree norecurse nosync nounwind memory(readwrite, inaccessiblemem: none)
+define void @calcjit.gap..ctr(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n) local_unnamed_addr #0 {
+entry:
+  %relevance = load ptr, ptr %reads, align 8
+  %0 = getelementptr inbounds ptr, ptr %reads, i64 1
+  %clicks = load ptr, ptr %0, align 8
+  %out.gap = load ptr, ptr %writes, align 8
+  %1 = getelementptr inbounds ptr, ptr %writes, i64 1
+  %out.gap1 = load ptr, ptr %1, align 8
+  %2 = getelementptr inbounds ptr, ptr %writes, i64 2
+  %out.ctr = load ptr, ptr %2, align 8
+  %count = and i64 %n, -16
+  %empty = icmp eq i64 %count, 0
+  br i1 %empty, label %done, label %vector.ph
+
+vector.ph:                                        ; preds = %entry
+  %3 = getelementptr inbounds float, ptr %scalars, i64 1
+  %ctr = load float, ptr %3, align 4
+  %gap = load float, ptr %scalars, align 4
+  %broadcast.splatinsert = insertelement <8 x float> poison, float %gap, i64 0
+  %broadcast.splat = shufflevector <8 x float> %broadcast.splatinsert, <8 x float> poison, <8 x i32> zeroinitializer
+  %broadcast.splatinsert8 = insertelement <8 x float> poison, float %ctr, i64 0
+  %broadcast.splat9 = shufflevector <8 x float> %broadcast.splatinsert8, <8 x float> poison, <8 x i32> zeroinitializer
+  br label %vector.body
+
+vector.body:                                      ; preds = %vector.body, %vector.ph
+  %index = phi i64 [ 0, %vector.ph ], [ %index.next, %vector.body ]
+  %4 = getelementptr inbounds float, ptr %relevance, i64 %index
+  %wide.load = load <8 x float>, ptr %4, align 4, !llvm.access.group !5
+  %5 = fsub <8 x float> %broadcast.splat, %wide.load
+  %6 = fcmp uno <8 x float> %5, zeroinitializer
+  %7 = select <8 x i1> %6, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %5
+  %8 = getelementptr inbounds float, ptr %out.gap, i64 %index
+  store <8 x float> %7, ptr %8, align 4, !llvm.access.group !5
+  %9 = getelementptr inbounds float, ptr %out.gap1, i64 %index
+  store <8 x float> %5, ptr %9, align 4, !llvm.access.group !5
+  %10 = getelementptr inbounds float, ptr %clicks, i64 %index
+  %wide.load7 = load <8 x float>, ptr %10, align 4, !llvm.access.group !5
+  %11 = fdiv <8 x float> %wide.load7, %broadcast.splat9
+  %12 = fcmp uno <8 x float> %11, zeroinitializer
+  %13 = select <8 x i1> %12, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %11
+  %14 = getelementptr inbounds float, ptr %out.ctr, i64 %index
+  store <8 x float> %13, ptr %14, align 4, !llvm.access.group !5
+  %index.next = add nuw i64 %index, 8
+  %15 = icmp eq i64 %index.next, %count
+  br i1 %15, label %done, label %vector.body, !llvm.loop !6
+
+done:                                             ; preds = %vector.body, %entry
+  ret void
+}
+
+attributes #0 = { nofree norecurse nosync nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+
+!llvm.linker.options = !{}
+!llvm.ident = !{!0}
+!llvm.module.flags = !{!1, !2, !3, !4}
+
+!0 = !{!"Debian clang version 16.0.6 (15~deb12u1)"}
+!1 = !{i32 1, !"wchar_size", i32 4}
+!2 = !{i32 8, !"PIC Level", i32 2}
+!3 = !{i32 7, !"PIE Level", i32 2}
+!4 = !{i32 7, !"uwtable", i32 2}
+!5 = distinct !{}
+!6 = distinct !{!6, !7, !8, !9}
+!7 = !{!"llvm.loop.parallel_accesses", !5}
+!8 = !{!"llvm.loop.isvectorized", i32 1}
+!9 = !{!"llvm.loop.unroll.runtime.disable"}
