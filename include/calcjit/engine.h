@@ -150,9 +150,10 @@ class Engine {
 // span or a buffer the batch owns and reuses. A Batch belongs to one thread at
 // a time; it also holds that thread's scratch memory for the engine, so with
 // the VM and JIT backends, evaluating again with as many items or fewer (over
-// the whole call) allocates nothing. (The reference interpreter allocates a
-// fresh column per node by design: it is the classic interpreter the other
-// backends replace.)
+// the whole call) allocates nothing. The first `rank` a thread evaluates
+// also makes that thread's sorting buffer, once. (The reference interpreter
+// allocates a fresh column per node by design: it is the classic interpreter
+// the other backends replace.)
 class Batch {
  public:
   explicit Batch(const Engine& engine);
