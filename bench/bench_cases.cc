@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <utility>
 
@@ -255,6 +256,22 @@ std::optional<Mode> FindMode(std::string_view name) {
     if (mode.name == name) return mode;
   }
   return std::nullopt;
+}
+
+std::vector<float> RankColumn(std::string_view shape, std::size_t n) {
+  std::vector<float> column(n);
+  example::ExampleRng rng(7);
+  for (float& value : column) {
+    const float uniform = rng.UniformFloat();
+    if (shape == "prices") {
+      value = 1.0f + 999.0f * uniform * uniform;
+    } else if (shape == "counts") {
+      value = static_cast<float>(static_cast<int>(uniform * 50.0f));
+    } else {  // "signed_nan": a tenth missing
+      value = uniform < 0.1f ? std::numeric_limits<float>::quiet_NaN() : (uniform - 0.55f) * 3.0f;
+    }
+  }
+  return column;
 }
 
 const std::vector<SeedCase>& SeedCases() {

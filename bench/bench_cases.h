@@ -103,6 +103,11 @@ Result<std::unique_ptr<Workload>> MakeRankingWorkloadUnshared(const Mode& mode, 
 // 100+ levels deep), every output, on a generated query; only backend modes.
 Result<std::unique_ptr<Workload>> MakeLargeWorkload(const Mode& mode, std::size_t n);
 
+// A column of n values shaped like the example set's rank inputs, for the
+// rank benchmarks: "prices" (1 to 1,000, denser low), "counts" (small
+// integers 0 to 49: many ties) or "signed_nan" (signed values, a tenth NaN).
+std::vector<float> RankColumn(std::string_view shape, std::size_t n);
+
 // The text of bench/large_set.calc, read from the source tree, for timing
 // FeatureSet::Parse and Engine::Compile on it.
 Result<std::string> ReadLargeSetText();

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "backend/kernels/kernels.h"
+#include "bench/bench_cases.h"
 #include "calcjit/cpu.h"
-#include "examples/ranking/example_data.h"
 #include "math/aggregate.h"
 
 namespace {
@@ -30,22 +30,6 @@ using calcjit::BestIsa;
 using calcjit::ir::Op;
 namespace kernels = calcjit::kernels;
 namespace math = calcjit::math;
-
-std::vector<float> ColumnOf(const std::string& shape, std::size_t n) {
-  std::vector<float> column(n);
-  calcjit::example::ExampleRng rng(7);
-  for (float& value : column) {
-    const float uniform = rng.UniformFloat();
-    if (shape == "prices") {
-      value = 1.0f + 999.0f * uniform * uniform;
-    } else if (shape == "counts") {
-      value = static_cast<float>(static_cast<int>(uniform * 50.0f));
-    } else {
-      value = uniform < 0.1f ? std::numeric_limits<float>::quiet_NaN() : (uniform - 0.55f) * 3.0f;
-    }
-  }
-  return column;
-}
 
 }  // namespace
 
@@ -56,7 +40,7 @@ int main(int argc, char** argv) {
               std::string(calcjit::IsaName(BestIsa())).c_str());
   std::printf("%7s %8s %8s %8s %8s %8s\n", "n", "radix", "vqsort", "engine", "top-1", "top-10");
   for (const std::size_t n : {100u, 256u, 512u, 750u, 1000u, 2000u, 4000u, 6000u, 8000u, 10000u}) {
-    const std::vector<float> x = ColumnOf(shape, n);
+    const std::vector<float> x = calcjit::bench::RankColumn(shape, n);
     std::vector<float> out(n), expected(n);
     std::vector<std::uint64_t> scratch(2 * n);
     auto engine = [&](Op op, float bound) {

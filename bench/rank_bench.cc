@@ -26,28 +26,19 @@
 #include <vector>
 
 #include "backend/kernels/kernels.h"
+#include "bench/bench_cases.h"
 #include "calcjit/cpu.h"
-#include "examples/ranking/example_data.h"
 #include "math/aggregate.h"
 
 namespace calcjit::bench {
 namespace {
 
-// Columns shaped like the example set's inputs.
-std::vector<float> RankColumn(const std::string& shape, std::size_t n) {
-  std::vector<float> column(n);
-  example::ExampleRng rng(7);
-  for (float& value : column) {
-    const float uniform = rng.UniformFloat();
-    if (shape == "prices") {
-      value = 1.0f + 999.0f * uniform * uniform;
-    } else if (shape == "counts") {
-      value = static_cast<float>(static_cast<int>(uniform * 50.0f));
-    } else {  // "signed_nan": a tenth missing
-      value = uniform < 0.1f ? std::numeric_limits<float>::quiet_NaN() : (uniform - 0.55f) * 3.0f;
-    }
-  }
-  return column;
+// Items per second, and ns per item (shown as e.g. "6.8n").
+void CountItems(benchmark::State& state, std::size_t n) {
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+  state.counters["ns_per_item"] =
+      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                                     benchmark::Counter::kInvert);
 }
 
 // RANK with std::sort of (float, index) pairs: NaN items set aside, the rest
@@ -92,10 +83,7 @@ void RunRank(benchmark::State& state, const std::string& shape, const RankFuncti
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
-  state.counters["ns_per_item"] =
-      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
-                                                     benchmark::Counter::kInvert);
+  CountItems(state, n);
 }
 
 // The engine's RANK: the kernel table entry the program executor calls.
@@ -150,10 +138,7 @@ void RunTopK(benchmark::State& state, const std::string& k_name) {
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
-  state.counters["ns_per_item"] =
-      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
-                                                     benchmark::Counter::kInvert);
+  CountItems(state, n);
 }
 
 constexpr std::int64_t kSizes[] = {100, 2000, 10000};

@@ -141,11 +141,13 @@ Status ResolveInput(const InputInfo& input, const InputBinding& binding, std::si
   return QueryInputLengthError(input, binding, per_query, queries);
 }
 
-// A value no table had before: generations are unique across tables, so a
-// table assigned anew never repeats the generation a plan remembers.
-std::uint64_t NewGeneration() {
-  static std::atomic<std::uint64_t> last{0};
-  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+// A new table's first generation: each table counts from its own 2^32-wide
+// range, so a table assigned anew at the same address never repeats a
+// generation a plan remembers. One atomic per table made, none per binding
+// (a frontend may rebind on every call: the Java float[] path does).
+std::uint64_t FirstGeneration() {
+  static std::atomic<std::uint64_t> tables{0};
+  return (tables.fetch_add(1, std::memory_order_relaxed) + 1) << 32;
 }
 
 }  // namespace
@@ -153,11 +155,13 @@ std::uint64_t NewGeneration() {
 // ---------------------------------------------------------------------------
 // BindingTable
 
+BindingTable::BindingTable() : generation_(FirstGeneration()) {}
+
 BindingTable::BindingTable(const Schema& schema)
     : inputs_(schema.inputs.size()),
       outputs_(schema.outputs.size()),
       owned_(schema.outputs.size()),
-      generation_(NewGeneration()) {
+      generation_(FirstGeneration()) {
   own_ranges_.reserve(schema.outputs.size());
 }
 
@@ -177,14 +181,14 @@ Status BindingTable::BindInput(std::size_t index, std::span<const float> values,
                      Counted(inputs_.size(), "input", "inputs") + ")");
   }
   inputs_[index] = InputBinding{values, extent, true};
-  generation_ = NewGeneration();
+  ++generation_;
   return Status::Ok();
 }
 
 void BindingTable::UnbindInput(std::size_t index) {
   if (index >= inputs_.size()) return;
   inputs_[index] = InputBinding{};
-  generation_ = NewGeneration();
+  ++generation_;
 }
 
 Status BindingTable::BindOutput(const Schema& schema, std::string_view name,
@@ -201,7 +205,7 @@ Status BindingTable::BindOutput(std::size_t index, std::span<float> values, Exte
   }
   outputs_[index] = OutputBinding{values, extent, true};
   own_ranges_valid_ = false;
-  generation_ = NewGeneration();
+  ++generation_;
   return Status::Ok();
 }
 
@@ -209,7 +213,7 @@ void BindingTable::Clear() {
   std::fill(inputs_.begin(), inputs_.end(), InputBinding{});
   std::fill(outputs_.begin(), outputs_.end(), OutputBinding{});
   own_ranges_valid_ = false;
-  generation_ = NewGeneration();
+  ++generation_;
 }
 
 void BindingTable::Remap(const Schema& from, const Schema& to) {
@@ -233,7 +237,7 @@ void BindingTable::Remap(const Schema& from, const Schema& to) {
   own_ranges_.clear();
   own_ranges_.reserve(outputs_.size());
   own_ranges_valid_ = false;
-  generation_ = NewGeneration();
+  ++generation_;
 }
 
 std::span<const BufferRange> BindingTable::OwnBuffers() {
@@ -260,7 +264,7 @@ float* BindingTable::OwnBuffer(std::size_t index, std::size_t items) {
     own.resize(items);  // no allocation within the capacity
     if (own.data() != before) {
       own_ranges_valid_ = false;
-      generation_ = NewGeneration();
+      ++generation_;
     }
   }
   return own.data();

@@ -53,7 +53,7 @@ struct BindingOwner {
 // items of the last call; grown when a call needs more, never shrunk).
 class BindingTable {
  public:
-  BindingTable() = default;
+  BindingTable();
   explicit BindingTable(const Schema& schema);
 
   // By name: an unknown name is an error naming `owner`'s schema.
@@ -82,7 +82,8 @@ class BindingTable {
   // only beyond its capacity.
   float* OwnBuffer(std::size_t index, std::size_t items);
 
-  // Changes whenever a binding or an own buffer does, so that a call with
+  // Changes whenever a binding or an own buffer does (never to a value another
+  // table had at the same address), so that a call with
   // the same bindings and item counts as the last accepted one is accepted
   // without checking them again (PrepareCall).
   std::uint64_t generation() const { return generation_; }

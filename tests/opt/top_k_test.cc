@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -13,6 +12,7 @@
 #include "calcjit/calcjit.hpp"
 #include "opt/pipeline.h"
 #include "runtime/internal.h"
+#include "tests/support/api_test_util.h"
 
 namespace calcjit {
 namespace {
@@ -192,15 +192,7 @@ std::vector<std::uint32_t> Evaluate(const FeatureSet& set, const Config& config,
   EXPECT_TRUE(batch.BindInput("y", y).ok());
   const Status status = engine->Evaluate(batch);
   EXPECT_TRUE(status.ok()) << status.ToString();
-  std::vector<std::uint32_t> bits;
-  for (std::size_t k = 0; k < engine->schema().outputs.size(); ++k) {
-    for (float v : batch.Output(k)) {
-      std::uint32_t b;
-      std::memcpy(&b, &v, sizeof b);
-      bits.push_back(b);
-    }
-  }
-  return bits;
+  return testing_util::OutputBits(*engine, batch);
 }
 
 TEST(TopKTest, RewrittenSetsGiveTheBitsOfTheUnrewrittenOnEveryBackendAndTier) {

@@ -3,7 +3,6 @@
 // pass names the same way, and each backend's engine gives the same bits.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -76,15 +75,7 @@ TEST(PipelineTest, SwitchedOffPassesKeepTheBits) {
     batch.SetItemCount(n);
     EXPECT_TRUE(batch.BindInput("x", x).ok());
     EXPECT_TRUE(engine->Evaluate(batch).ok());
-    std::vector<std::uint32_t> bits;
-    for (std::size_t k = 0; k < engine->schema().outputs.size(); ++k) {
-      for (float v : batch.Output(k)) {
-        std::uint32_t b;
-        std::memcpy(&b, &v, sizeof b);
-        bits.push_back(b);
-      }
-    }
-    return bits;
+    return testing_util::OutputBits(*engine, batch);
   };
   const std::vector<std::uint32_t> expected = run(Backend::kReference, {});
   for (Backend backend : {Backend::kVm, Backend::kJit}) {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "calcjit/calcjit.hpp"
 
@@ -16,6 +17,16 @@ namespace calcjit::testing_util {
 inline std::uint32_t Bits(float v) {
   std::uint32_t bits;
   std::memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
+
+// The bits of every output of the batch's last evaluation, output after
+// output: what tests compare between backends, tiers and pass lists.
+inline std::vector<std::uint32_t> OutputBits(const Engine& engine, const Batch& batch) {
+  std::vector<std::uint32_t> bits;
+  for (std::size_t k = 0; k < engine.schema().outputs.size(); ++k) {
+    for (const float v : batch.Output(k)) bits.push_back(Bits(v));
+  }
   return bits;
 }
 
