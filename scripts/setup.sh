@@ -53,11 +53,48 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages present"
-  exit 0
+else
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-upgrade --no-install-recommends "${missing[@]}"
 fi
 
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-echo "setup: installing ${missing[*]}"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-upgrade --no-install-recommends "${missing[@]}"
+# What only the tests and benchmarks use, from PyPI and Maven Central: the
+# libraries calcjit is compared with (parity references, peers) and the engines
+# users run (Spark, Arrow). The library never imports or links any of it, and
+# its build downloads nothing. Each set is pinned in a file of requirements/
+# and installed once into a cache outside the clone, in a folder named after
+# the hash of its pins (scripts/reference_paths.sh prints them), so a second
+# run downloads nothing and a changed pin makes a new folder.
+here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=reference_paths.sh
+. "$here/reference_paths.sh"
+mkdir -p "$CALCJIT_CACHE"
+
+# A venv of `python` with the pins of `requirements`, made in its final
+# folder and marked complete last: an interrupted run leaves no venv that
+# looks whole.
+make_venv() {
+  local dir=$1 python=$2 requirements=$3
+  [ -f "$dir/.complete" ] && return 0
+  echo "setup: $dir from $requirements"
+  rm -rf "$dir"
+  "$python" -m venv "$dir"
+  # wheel first, so that a package published as source only (pyspark) is
+  # built into a wheel rather than installed by the deprecated setup.py path.
+  if grep -q '^wheel==' "$requirements"; then
+    "$dir/bin/pip" install -q --disable-pip-version-check "$(grep '^wheel==' "$requirements")"
+  fi
+  "$dir/bin/pip" install -q --disable-pip-version-check --no-deps -r "$requirements"
+  "$dir/bin/pip" check >/dev/null
+  touch "$dir/.complete"
+}
+make_venv "$CALCJIT_REFERENCE_VENV" /usr/bin/python3 "$CALCJIT_REQUIREMENTS/reference.txt"
+python312=$(calcjit_python312) || {
+  echo "setup: no Python 3.12 or newer (pyenv's, or python3.12 on PATH) for XGBoost 3.4.1" >&2
+  exit 1
+}
+make_venv "$CALCJIT_XGBOOST3_VENV" "$python312" "$CALCJIT_REQUIREMENTS/xgboost3.txt"
+echo "setup: reference venvs ready in $CALCJIT_CACHE"
