@@ -21,6 +21,7 @@ from ._calcjit import (  # noqa: F401 (re-exported)
     is_backend_available,
     is_isa_supported,
 )
+from . import _calcjit
 from ._calcjit import __version__  # noqa: F401
 from . import _arguments as _args
 from ._groups import query_offsets, query_starts
@@ -58,9 +59,15 @@ def parse(data, format=None, *, model_root=None, models=None,
 
 def from_model(model, format: "str | None" = None) -> FeatureSet:
     """A trained model on its own as a set (load a model and infer): `model` is a
-    path (format from the extension unless given) or bytes with `format` one of
-    'xgboost', 'lightgbm', 'onnx'."""
+    path or bytes; its format (one of model_formats()) comes from its content or
+    extension unless given."""
     return FeatureSet.from_model(model, format)
+
+
+def model_formats() -> "list[str]":
+    """The model formats calcjit reads, by the names `format=` and the text syntax
+    use ('xgboost', 'lightgbm', 'onnx', ...)."""
+    return _calcjit.model_formats()
 
 
 def available_backends() -> "list[str]":

@@ -1,18 +1,8 @@
-#include "model/tree_model.h"
+#include "model/tree/ensemble.h"
 
 #include <string>
 
 namespace calcjit::model {
-
-const char* ModelFormatName(ModelFormat format) {
-  switch (format) {
-    case ModelFormat::kXgboostJson:
-      return "xgboost";
-    case ModelFormat::kLightgbmText:
-      return "lightgbm";
-  }
-  return "unknown";
-}
 
 namespace {
 std::string Count(std::uint64_t n, const char* singular, const char* plural) {

@@ -5,13 +5,13 @@
 // keeping only the numbers the evaluation needs; every error names the file
 // and the field path, e.g.
 // "ranker.json: learner.gradient_booster.model.trees[17].split_conditions[3]".
-#ifndef CALCJIT_MODEL_XGBOOST_JSON_READER_H_
-#define CALCJIT_MODEL_XGBOOST_JSON_READER_H_
+#ifndef CALCJIT_MODEL_TREE_XGBOOST_READER_H_
+#define CALCJIT_MODEL_TREE_XGBOOST_READER_H_
 
 #include <string_view>
 
 #include "calcjit/status.h"
-#include "model/tree_model.h"
+#include "model/tree/ensemble.h"
 
 namespace calcjit::model {
 
@@ -24,4 +24,4 @@ Result<float> XgboostBaseMargin(std::string_view objective, float base_score);
 
 }  // namespace calcjit::model
 
-#endif  // CALCJIT_MODEL_XGBOOST_JSON_READER_H_
+#endif  // CALCJIT_MODEL_TREE_XGBOOST_READER_H_

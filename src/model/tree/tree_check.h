@@ -2,15 +2,15 @@
 // every node reached at most once from the root (no cycles, no shared
 // subtrees), depth within spec 6.1's limit. Iterative: nothing recurses per
 // tree level.
-#ifndef CALCJIT_MODEL_TREE_CHECK_H_
-#define CALCJIT_MODEL_TREE_CHECK_H_
+#ifndef CALCJIT_MODEL_TREE_TREE_CHECK_H_
+#define CALCJIT_MODEL_TREE_TREE_CHECK_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "calcjit/status.h"
-#include "model/tree_model.h"
+#include "model/tree/ensemble.h"
 
 namespace calcjit::model {
 
@@ -32,4 +32,4 @@ Status CheckTreeShape(const TreeNode* nodes, std::uint32_t num_nodes, const Tree
 
 }  // namespace calcjit::model
 
-#endif  // CALCJIT_MODEL_TREE_CHECK_H_
+#endif  // CALCJIT_MODEL_TREE_TREE_CHECK_H_

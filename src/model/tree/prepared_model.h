@@ -9,13 +9,14 @@
 //
 // so that x < y iff key(x) < key(y) for non-NaN floats. NaN becomes key 0 in
 // a slot whose nodes send it left, and the keys shift down by one with NaN at
-// 0xFFFFFFFF in a slot whose nodes send it right: the default direction of
-// XGBoost and LightGBM costs nothing at evaluation. LightGBM's rules (values
-// with |x| <= 1e-35f are 0, NaN as 0 unless the missing type is NaN, zero as
-// missing) are further ways of making keys; a LightGBM `x <= t` in float64 is
-// `key(x) < key(largest float32 <= t) + 1`. A categorical split reads a slot
-// whose key is 0 (left) or 1 (right), computed per item from the category
-// set. A leaf compares against 0 (never less) and points to itself.
+// 0xFFFFFFFF in a slot whose nodes send it right: a default direction costs
+// nothing at evaluation. The other rules of TreeRules and TreeNode (tiny
+// values as 0, NaN as 0 unless the missing type is NaN, zero as missing) are
+// further ways of making keys; `x < t` is `key(x) < key(smallest float32 >= t)`
+// and `x <= t` in float64 is `key(x) < key(largest float32 <= t) + 1`. A
+// categorical split reads a slot whose key is 0 (left) or 1 (right),
+// computed per item from the category set. A leaf compares against 0 (never
+// less) and points to itself.
 //
 // Nodes are 8 bytes: the threshold key, the slot, and the offset from the
 // node to its pair of children (right child first, left child second), so
@@ -35,8 +36,8 @@
 // no child offset to add and no slot to shift (docs/PERFORMANCE.md, run M).
 //
 // Immutable once built; shared by threads.
-#ifndef CALCJIT_MODEL_PREPARED_MODEL_H_
-#define CALCJIT_MODEL_PREPARED_MODEL_H_
+#ifndef CALCJIT_MODEL_TREE_PREPARED_MODEL_H_
+#define CALCJIT_MODEL_TREE_PREPARED_MODEL_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -44,7 +45,7 @@
 #include <vector>
 
 #include "calcjit/status.h"
-#include "model/tree_model.h"
+#include "model/tree/ensemble.h"
 
 namespace calcjit::model {
 
@@ -55,21 +56,24 @@ struct FastNode {
 };
 static_assert(sizeof(FastNode) == 8);
 
-// How a slot's keys are made from its feature's column.
+// How a slot's keys are made from its feature's column (TreeRules,
+// TreeNode::missing and default_left).
 enum class SlotKind : std::uint8_t {
-  kNanLow,              // XGBoost numerical: NaN -> 0
-  kNanHigh,             // XGBoost numerical: key - 1, NaN -> 0xFFFFFFFF
-  kZeroedNanLow,        // LightGBM: |x| <= 1e-35f as +0, then as kNanLow
-  kZeroedNanHigh,       // LightGBM: |x| <= 1e-35f as +0, then as kNanHigh
-  kZeroMissingLow,      // LightGBM: NaN and (zeroed) 0 -> 0, others key
-  kZeroMissingHigh,     // LightGBM: NaN and (zeroed) 0 -> 0xFFFFFFFF, others key - 1
-  kXgboostCategorical,  // 0 if XGBoost's categorical predicate goes left, else 1
-  kLightgbmCategorical,
+  kNanLow,           // NaN -> 0, others key
+  kNanHigh,          // NaN -> 0xFFFFFFFF, others key - 1
+  kZeroMissingLow,   // NaN and +-0 -> 0, others key
+  kZeroMissingHigh,  // NaN and +-0 -> 0xFFFFFFFF, others key - 1
+  kTinyNanLow,       // the four above with |x| <= 1e-35f as +0 first
+  kTinyNanHigh,      // (TreeRules::tiny_as_zero)
+  kTinyZeroMissingLow,
+  kTinyZeroMissingHigh,
+  kCategoryInSetRight,  // 0 if TreeRules::Categories::kInSetGoesRight goes left, else 1
+  kCategoryInSetLeft,   // the same for kInSetGoesLeft
 };
 
 struct Slot {
   SlotKind kind;
-  bool default_left = false;  // kXgboostCategorical: where NaN goes
+  bool default_left = false;  // kCategoryInSetRight: where NaN goes
   std::uint32_t feature = 0;
   std::uint32_t category_set = 0;  // categorical kinds
 };
@@ -97,7 +101,8 @@ struct FastTree {
 
 // Where Evaluate keeps what it computes, in bytes from the (64-byte aligned)
 // start of the caller's scratch: a pass's slot keys (block by block, slot by
-// slot), LightGBM's float64 sums (output by output), and a pointer per output.
+// slot), the float64 sums of TreeRules::Sum::kFloat64 (output by output), and
+// a pointer per output.
 struct ScratchLayout {
   std::size_t sums_offset = 0;
   std::size_t pointers_offset = 0;
@@ -115,12 +120,13 @@ class PreparedModel {
 
   const TreeEnsemble& ensemble() const { return *ensemble_; }
   const ModelInfo& info() const { return ensemble_->info; }
-  bool is_lightgbm() const { return ensemble_->info.format == ModelFormat::kLightgbmText; }
+  const TreeRules& rules() const { return ensemble_->rules; }
+  bool sums_float64() const { return ensemble_->rules.sum == TreeRules::Sum::kFloat64; }
 
   const std::vector<FastNode>& nodes() const { return nodes_; }
   const std::vector<HeapNode>& heap_nodes() const { return heap_nodes_; }
-  const std::vector<float>& float_leaves() const { return float_leaves_; }     // XGBoost
-  const std::vector<double>& double_leaves() const { return double_leaves_; }  // LightGBM
+  const std::vector<float>& float_leaves() const { return float_leaves_; }     // Sum::kFloat32
+  const std::vector<double>& double_leaves() const { return double_leaves_; }  // Sum::kFloat64
   const std::vector<Slot>& slots() const { return slots_; }
   const std::vector<FastTree>& trees() const { return trees_; }
   // Tree chunk c is trees [chunk_starts[c], chunk_starts[c + 1]).
@@ -134,7 +140,7 @@ class PreparedModel {
 
  private:
   // One tree in heap order; `slot_table` is the SlotTable of Prepare.
-  static void LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool lightgbm,
+  static void LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool float64,
                          void* slot_table, PreparedModel* prepared, FastTree* fast);
 
   std::shared_ptr<const TreeEnsemble> ensemble_;
@@ -158,4 +164,4 @@ inline std::uint32_t OrderKey(std::uint32_t bits) {
 
 }  // namespace calcjit::model
 
-#endif  // CALCJIT_MODEL_PREPARED_MODEL_H_
+#endif  // CALCJIT_MODEL_TREE_PREPARED_MODEL_H_

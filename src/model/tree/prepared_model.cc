@@ -1,4 +1,4 @@
-#include "model/prepared_model.h"
+#include "model/tree/prepared_model.h"
 
 #include <algorithm>
 #include <bit>
@@ -24,11 +24,29 @@ std::uint32_t FloatKey(float x) {
   return OrderKey(std::bit_cast<std::uint32_t>(x));
 }
 
-// The largest float32 at or below t (t is not NaN).
+// The largest float32 at or below t, and the smallest at or above it (t is
+// not NaN).
 float RoundDownToFloat(double t) {
   float f = static_cast<float>(t);
   if (static_cast<double>(f) > t) f = std::nextafter(f, -INFINITY);
   return f;
+}
+float RoundUpToFloat(double t) {
+  float f = static_cast<float>(t);
+  if (static_cast<double>(f) < t) f = std::nextafter(f, INFINITY);
+  return f;
+}
+
+// The slot kind of a numerical split's keys: where NaN goes (nan_left),
+// whether +-0 goes to the other side of where its value would (zero_missing),
+// and whether tiny values count as 0.
+SlotKind NumericalKind(bool tiny_as_zero, bool zero_missing, bool nan_left) {
+  static constexpr SlotKind kKinds[2][2][2] = {
+      {{SlotKind::kNanHigh, SlotKind::kNanLow},
+       {SlotKind::kZeroMissingHigh, SlotKind::kZeroMissingLow}},
+      {{SlotKind::kTinyNanHigh, SlotKind::kTinyNanLow},
+       {SlotKind::kTinyZeroMissingHigh, SlotKind::kTinyZeroMissingLow}}};
+  return kKinds[tiny_as_zero][zero_missing][nan_left];
 }
 
 class SlotTable {
@@ -58,32 +76,26 @@ class SlotTable {
 
 // The slot and threshold key of one split (see prepared_model.h).
 FastNode SplitNode(const TreeEnsemble& model, const TreeNode& node, SlotTable* slots) {
+  const TreeRules& rules = model.rules;
   FastNode out{};
   Slot slot;
   slot.feature = node.feature;
   if (node.kind == NodeKind::kCategorical) {
-    slot.kind = model.info.format == ModelFormat::kXgboostJson ? SlotKind::kXgboostCategorical
-                                                               : SlotKind::kLightgbmCategorical;
+    const bool in_set_right = rules.categories == TreeRules::Categories::kInSetGoesRight;
+    slot.kind = in_set_right ? SlotKind::kCategoryInSetRight : SlotKind::kCategoryInSetLeft;
     slot.category_set = node.category_set;
-    // LightGBM's categorical splits send NaN right whatever default_left says.
-    slot.default_left = slot.kind == SlotKind::kXgboostCategorical && node.default_left;
+    // kInSetGoesLeft sends NaN right whatever default_left says.
+    slot.default_left = in_set_right && node.default_left;
     out.slot = slots->Get(slot);
     out.threshold_key = 1;  // key 0: left
     return out;
   }
-  if (model.info.format == ModelFormat::kXgboostJson) {
-    // left iff x < t; NaN to the default side.
-    const bool nan_left = node.default_left;
-    slot.kind = nan_left ? SlotKind::kNanLow : SlotKind::kNanHigh;
-    const std::uint32_t key = FloatKey(static_cast<float>(node.value));
-    out.threshold_key = nan_left ? key : key - 1;
-    out.slot = slots->Get(slot);
-    return out;
-  }
-  // LightGBM: left iff v <= t, i.e. key(v) < key(RoundDown(t)) + 1; the
+  // left iff key < threshold key. For x <= t: key(RoundDown(t)) + 1; the
   // largest key of a non-NaN float is key(+inf) = 0xFF800000, so no wrap.
-  const std::uint32_t key = FloatKey(RoundDownToFloat(node.value)) + 1;
-  const bool zero_goes_left = 0.0 <= node.value;
+  const bool less = rules.compare == TreeRules::Compare::kLess;
+  const std::uint32_t key =
+      less ? FloatKey(RoundUpToFloat(node.value)) : FloatKey(RoundDownToFloat(node.value)) + 1;
+  const bool zero_goes_left = less ? 0.0 < node.value : 0.0 <= node.value;
   bool nan_left = false;
   bool zero_missing = false;
   switch (node.missing) {
@@ -98,11 +110,7 @@ FastNode SplitNode(const TreeEnsemble& model, const TreeNode& node, SlotTable* s
       zero_missing = zero_goes_left != node.default_left;
       break;
   }
-  if (zero_missing) {
-    slot.kind = nan_left ? SlotKind::kZeroMissingLow : SlotKind::kZeroMissingHigh;
-  } else {
-    slot.kind = nan_left ? SlotKind::kZeroedNanLow : SlotKind::kZeroedNanHigh;
-  }
+  slot.kind = NumericalKind(rules.tiny_as_zero, zero_missing, nan_left);
   out.threshold_key = nan_left ? key : key - 1;
   out.slot = slots->Get(slot);
   return out;
@@ -110,7 +118,7 @@ FastNode SplitNode(const TreeEnsemble& model, const TreeNode& node, SlotTable* s
 
 }  // namespace
 
-void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool lightgbm,
+void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool float64,
                                void* slot_table, PreparedModel* prepared, FastTree* fast) {
   auto* slots = static_cast<SlotTable*>(slot_table);
   const std::uint32_t depth = fast->depth;
@@ -118,7 +126,7 @@ void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool
   fast->heap = true;
   fast->first_node = static_cast<std::uint32_t>(prepared->heap_nodes_.size());
   prepared->heap_nodes_.resize(prepared->heap_nodes_.size() + size, HeapNode{0, 0});
-  if (lightgbm) {
+  if (float64) {
     fast->first_leaf = static_cast<std::uint32_t>(prepared->double_leaves_.size());
     prepared->double_leaves_.resize(prepared->double_leaves_.size() + size);
   } else {
@@ -131,7 +139,7 @@ void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool
   for (std::size_t h = 1; h < 2 * size; ++h) {
     const TreeNode& node = model.node(tree, at[h]);
     if (h >= size) {
-      if (lightgbm) {
+      if (float64) {
         prepared->double_leaves_[fast->first_leaf + h - size] = node.value;
       } else {
         prepared->float_leaves_[fast->first_leaf + h - size] = static_cast<float>(node.value);
@@ -157,11 +165,12 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
   const TreeEnsemble& model = *model_ptr;
   PreparedModel prepared;
   prepared.ensemble_ = std::move(model_ptr);
-  const bool lightgbm = model.info.format == ModelFormat::kLightgbmText;
+  const bool float64 = model.rules.sum == TreeRules::Sum::kFloat64;
+  // Slot 0 always exists: leaves read it (and ignore the key).
+  const Slot first_slot{NumericalKind(model.rules.tiny_as_zero, false, true), false, 0, 0};
   try {
     SlotTable slots;
-    // Slot 0 always exists: leaves read it (and ignore the key).
-    slots.Get(Slot{lightgbm ? SlotKind::kZeroedNanLow : SlotKind::kNanLow, false, 0, 0});
+    slots.Get(first_slot);
     std::vector<std::uint32_t> position;  // canonical node -> breadth-first position
     std::deque<std::uint32_t> queue;
     for (std::size_t t = 0; t < model.trees.size(); ++t) {
@@ -193,9 +202,9 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
         prepared.trees_.push_back(fast);
         continue;
       }
-      const std::size_t leaf_bytes = lightgbm ? sizeof(double) : sizeof(float);
+      const std::size_t leaf_bytes = float64 ? sizeof(double) : sizeof(float);
       if (fast.depth <= kMaxHeapDepth && (std::size_t{2} << fast.depth) <= 4 * count + 8) {
-        LayOutHeap(model, tree, lightgbm, &slots, &prepared, &fast);
+        LayOutHeap(model, tree, float64, &slots, &prepared, &fast);
         fast.bytes = static_cast<std::uint32_t>((std::size_t{1} << fast.depth) *
                                                 (sizeof(HeapNode) + leaf_bytes));
         prepared.trees_.push_back(fast);
@@ -206,9 +215,9 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       for (std::uint32_t p = 0; p < count; ++p) position[order[p]] = p;
       const std::size_t base = prepared.nodes_.size();
       prepared.nodes_.resize(base + count);
-      fast.first_leaf = static_cast<std::uint32_t>(lightgbm ? prepared.double_leaves_.size()
-                                                            : prepared.float_leaves_.size());
-      if (lightgbm) {
+      fast.first_leaf = static_cast<std::uint32_t>(float64 ? prepared.double_leaves_.size()
+                                                           : prepared.float_leaves_.size());
+      if (float64) {
         prepared.double_leaves_.resize(fast.first_leaf + count, 0.0);
       } else {
         prepared.float_leaves_.resize(fast.first_leaf + count, 0.0f);
@@ -218,7 +227,7 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
         FastNode& out = prepared.nodes_[base + p];
         if (node.kind == NodeKind::kLeaf) {
           out = FastNode{0, 0, 0};  // never less than 0: stays here
-          if (lightgbm) {
+          if (float64) {
             prepared.double_leaves_[fast.first_leaf + p] = node.value;
           } else {
             prepared.float_leaves_[fast.first_leaf + p] = static_cast<float>(node.value);
@@ -247,7 +256,7 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
         prepared.trees_[t].bytes = 0;
       }
       slots = SlotTable();
-      slots.Get(Slot{lightgbm ? SlotKind::kZeroedNanLow : SlotKind::kNanLow, false, 0, 0});
+      slots.Get(first_slot);
     }
     prepared.slots_ = slots.Take();
 
@@ -264,11 +273,11 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
     }
     prepared.chunk_starts_.push_back(static_cast<std::uint32_t>(prepared.trees_.size()));
 
-    // Items per pass: the keys of every slot and (LightGBM) the float64 sums
+    // Items per pass: the keys of every slot and (Sum::kFloat64) the float64 sums
     // of every output for that many items should take about kPassBytes.
     const std::size_t per_block =
         PreparedModel::kBlockItems * (prepared.slots_.size() * sizeof(std::uint32_t) +
-                                      (lightgbm ? model.info.num_outputs * sizeof(double) : 0));
+                                      (float64 ? model.info.num_outputs * sizeof(double) : 0));
     const std::size_t blocks = std::clamp<std::size_t>(kPassBytes / per_block, 1, 16);
     prepared.items_per_pass_ = blocks * PreparedModel::kBlockItems;
     auto round_up = [](std::size_t size) { return (size + 63) / 64 * 64; };
@@ -276,7 +285,7 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
     layout.sums_offset = prepared.items_per_pass_ * prepared.slots_.size() * sizeof(std::uint32_t);
     layout.pointers_offset = round_up(
         layout.sums_offset +
-        (lightgbm ? prepared.items_per_pass_ * model.info.num_outputs * sizeof(double) : 0));
+        (float64 ? prepared.items_per_pass_ * model.info.num_outputs * sizeof(double) : 0));
     layout.total_bytes = round_up(layout.pointers_offset + model.info.num_outputs * sizeof(void*));
   } catch (const std::bad_alloc&) {
     return RuntimeError("out of memory preparing the model");

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "model/block_evaluator.h"
-#include "model/reference_evaluator.h"
+#include "model/tree/block_evaluator.h"
+#include "model/tree/reference_evaluator.h"
 
 namespace calcjit::model::CALCJIT_MODEL_TIER {
 
@@ -25,8 +25,8 @@ constexpr std::size_t kBlock = PreparedModel::kBlockItems;
 constexpr std::size_t kLanes = 8;
 constexpr std::uint32_t kNanLowKey = 0;
 constexpr std::uint32_t kNanHighKey = 0xFFFFFFFFu;
-// 1e-35f, LightGBM's kZeroThreshold (reference_evaluator.h).
-constexpr std::uint32_t kZeroThresholdBits = std::bit_cast<std::uint32_t>(1e-35f);
+// 1e-35f, TreeRules::tiny_as_zero's bound (kTinyAsZeroBound) as float32 bits.
+constexpr std::uint32_t kTinyBits = std::bit_cast<std::uint32_t>(1e-35f);
 constexpr std::uint32_t kPositiveZeroKey = 0x80000000u;
 
 inline std::uint32_t Bits(float x) {
@@ -35,9 +35,24 @@ inline std::uint32_t Bits(float x) {
 inline bool IsNanBits(std::uint32_t bits) {
   return (bits & 0x7FFFFFFFu) > 0x7F800000u;
 }
-// LightGBM's predictor: |x| <= 1e-35f counts as +0 (NaN is not zeroed).
-inline std::uint32_t ZeroedKey(std::uint32_t bits) {
-  return (bits & 0x7FFFFFFFu) <= kZeroThresholdBits ? kPositiveZeroKey : OrderKey(bits);
+
+// The keys of a numerical slot (SlotKind's first eight): tiny values as +0
+// (kTiny), +-0 as missing (kZeroMissing), missing at the top of the key range
+// and the others shifted down by one (kHigh) or at 0.
+template <bool kTiny, bool kZeroMissing, bool kHigh>
+void MakeNumericalKeys(const float* column, std::size_t count, std::uint32_t* keys) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint32_t b = Bits(column[i]);
+    std::uint32_t key = OrderKey(b);
+    if constexpr (kTiny) key = (b & 0x7FFFFFFFu) <= kTinyBits ? kPositiveZeroKey : key;
+    bool missing = IsNanBits(b);
+    if constexpr (kZeroMissing) missing = missing || key == kPositiveZeroKey;
+    if constexpr (kHigh) {
+      keys[i] = missing ? kNanHighKey : key - 1;
+    } else {
+      keys[i] = missing ? kNanLowKey : key;
+    }
+  }
 }
 
 // The keys of one slot for the items of one block (count <= kBlock; the rest
@@ -46,49 +61,39 @@ void MakeKeys(const TreeEnsemble& model, const Slot& slot, const float* column, 
               std::uint32_t* keys) {
   switch (slot.kind) {
     case SlotKind::kNanLow:
-      for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t b = Bits(column[i]);
-        keys[i] = IsNanBits(b) ? kNanLowKey : OrderKey(b);
-      }
+      MakeNumericalKeys<false, false, false>(column, count, keys);
       break;
     case SlotKind::kNanHigh:
-      for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t b = Bits(column[i]);
-        keys[i] = IsNanBits(b) ? kNanHighKey : OrderKey(b) - 1;
-      }
-      break;
-    case SlotKind::kZeroedNanLow:
-      for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t b = Bits(column[i]);
-        keys[i] = IsNanBits(b) ? kNanLowKey : ZeroedKey(b);
-      }
-      break;
-    case SlotKind::kZeroedNanHigh:
-      for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t b = Bits(column[i]);
-        keys[i] = IsNanBits(b) ? kNanHighKey : ZeroedKey(b) - 1;
-      }
+      MakeNumericalKeys<false, false, true>(column, count, keys);
       break;
     case SlotKind::kZeroMissingLow:
-      for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t b = Bits(column[i]);
-        const std::uint32_t key = ZeroedKey(b);
-        keys[i] = IsNanBits(b) || key == kPositiveZeroKey ? kNanLowKey : key;
-      }
+      MakeNumericalKeys<false, true, false>(column, count, keys);
       break;
     case SlotKind::kZeroMissingHigh:
-      for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t b = Bits(column[i]);
-        const std::uint32_t key = ZeroedKey(b);
-        keys[i] = IsNanBits(b) || key == kPositiveZeroKey ? kNanHighKey : key - 1;
-      }
+      MakeNumericalKeys<false, true, true>(column, count, keys);
       break;
-    case SlotKind::kXgboostCategorical: {
-      // common/categorical.h of XGBoost 1.7.4, as reference_evaluator.cc.
+    case SlotKind::kTinyNanLow:
+      MakeNumericalKeys<true, false, false>(column, count, keys);
+      break;
+    case SlotKind::kTinyNanHigh:
+      MakeNumericalKeys<true, false, true>(column, count, keys);
+      break;
+    case SlotKind::kTinyZeroMissingLow:
+      MakeNumericalKeys<true, true, false>(column, count, keys);
+      break;
+    case SlotKind::kTinyZeroMissingHigh:
+      MakeNumericalKeys<true, true, true>(column, count, keys);
+      break;
+    case SlotKind::kCategoryInSetRight: {
+      // TreeRules::Categories::kInSetGoesRight, as reference_evaluator.cc
+      // (after tiny values count as +0, where a rule says so: -1e-36 is then
+      // category 0, not a negative one).
       TreeNode node;
       node.category_set = slot.category_set;
+      const bool tiny_as_zero = model.rules.tiny_as_zero;
       for (std::size_t i = 0; i < count; ++i) {
-        const float x = column[i];
+        float x = column[i];
+        if (tiny_as_zero && (Bits(x) & 0x7FFFFFFFu) <= kTinyBits) x = 0.0f;
         bool left;
         if (x != x) {
           left = slot.default_left;
@@ -101,7 +106,8 @@ void MakeKeys(const TreeEnsemble& model, const Slot& slot, const float* column, 
       }
       break;
     }
-    case SlotKind::kLightgbmCategorical: {
+    case SlotKind::kCategoryInSetLeft: {
+      // Tiny values truncate to category 0 whether or not they count as +0.
       TreeNode node;
       node.category_set = slot.category_set;
       for (std::size_t i = 0; i < count; ++i) {
@@ -224,7 +230,7 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
   const std::size_t pass_items = prepared.items_per_pass();
   const std::size_t num_slots = prepared.slots().size();
   const std::uint32_t num_outputs = model.info.num_outputs;
-  const bool lightgbm = prepared.is_lightgbm();
+  const bool float64 = prepared.sums_float64();
   const ScratchLayout& layout = prepared.scratch_layout();
   auto* keys = static_cast<unsigned char*>(scratch);
   double* double_sums = reinterpret_cast<double*>(keys + layout.sums_offset);
@@ -243,26 +249,23 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
                  reinterpret_cast<std::uint32_t*>(block_keys + s * kBlock * sizeof(std::uint32_t)));
       }
     }
-    if (lightgbm) {
+    if (float64) {
       double** sums = static_cast<double**>(pointer_area);
       for (std::uint32_t k = 0; k < num_outputs; ++k) {
         sums[k] = double_sums + std::size_t{k} * pass_items;
         for (std::size_t i = 0; i < count; ++i) sums[k][i] = 0.0;
       }
       RunPass<double>(prepared, columns, first, count, sums, keys);
-      const double divisor = static_cast<double>(model.average_divisor);
       for (std::uint32_t k = 0; k < num_outputs; ++k) {
         for (std::size_t i = 0; i < count; ++i) {
-          double sum = sums[k][i];
-          if (model.average_divisor != 0) sum /= divisor;
-          outputs[k][first + i] = static_cast<float>(sum);
+          outputs[k][first + i] = model.rules.FinishFloat64(sums[k][i], k);
         }
       }
     } else {
       float** sums = static_cast<float**>(pointer_area);
       for (std::uint32_t k = 0; k < num_outputs; ++k) {
         sums[k] = outputs[k] + first;
-        const float base = model.base_margin[k];
+        const float base = model.rules.base_margin[k];
         for (std::size_t i = 0; i < count; ++i) sums[k][i] = base;
       }
       RunPass<float>(prepared, columns, first, count, sums, keys);

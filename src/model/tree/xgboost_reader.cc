@@ -1,4 +1,4 @@
-#include "model/xgboost_json_reader.h"
+#include "model/tree/xgboost_reader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,10 +15,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_text.h"
+#include "common/number_text.h"
 #include "math/fp_env.h"
 #include "math/transcendental.h"
-#include "model/number_text.h"
-#include "model/tree_check.h"
+#include "model/tree/tree_check.h"
 
 namespace calcjit::model {
 
@@ -33,21 +34,15 @@ constexpr std::int64_t kCategoryLimit = 16777216;
 
 // XGBoost writes the non-JSON tokens NaN, Infinity and -Infinity (a
 // categorical split's split_conditions entry is NaN) and its own reader
-// accepts them. nlohmann-json does not, so this character iterator hands the
-// parser a number with an exponent no float has instead (kNanToken,
-// kInfinityToken), which number_float recognizes; text inside strings is
-// left alone. It also records how far the parser has read in the original
-// text: the integer callbacks do not carry the number's text, and "-0" (a
-// leaf value) is lexed as the integer 0. The lexer reads a number and at
-// most one character after it before the callback, so the number's text ends
-// at or one before the read position.
-constexpr std::string_view kNanToken = "0e-999991";
-constexpr std::string_view kInfinityToken = "0e-999992";
-
+// accepts them; nlohmann-json does not, so the shared JSON adapter
+// (common/json_text.h) hands the lexer "0" instead and tells the number
+// callback which special number it stands for: a number in the file is never
+// mistaken for one.
+//
 // Per-node arrays the evaluation does not need, about half of a model's
-// bytes: the iterator hands them to the parser as empty arrays, after
-// checking that they hold only numbers (so that skipping cannot change how
-// the rest of the file reads).
+// bytes, are handed to the parser as empty arrays, after checking that they
+// hold only numbers (so that skipping cannot change how the rest of the file
+// reads).
 constexpr std::string_view kSkippedArrays[] = {R"("base_weights":[)", R"("loss_changes":[)",
                                                R"("sum_hessian":[)", R"("parents":[)"};
 constexpr std::string_view kSkippedAsEmpty[] = {R"("base_weights":[])", R"("loss_changes":[])",
@@ -59,102 +54,28 @@ bool IsNumberListChar(char c) {
          c == 'I' || c == 'n' || c == 'f' || c == 'i' || c == 't' || c == 'y';
 }
 
-class JsonCharIterator {
- public:
-  using iterator_category = std::input_iterator_tag;
-  using value_type = char;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const char*;
-  using reference = const char&;
-
-  JsonCharIterator(const char* position, const char* end, const char** read_end)
-      : position_(position), end_(end), read_end_(read_end) {
-    StartToken();
+// The adapter's Substitute for XGBoost's files (see above).
+JsonSubstitution XgboostSubstitute(std::string_view rest) {
+  struct Special {
+    std::string_view spelling;
+    JsonSpecial special;
+  };
+  static constexpr Special kSpecials[] = {{"NaN", JsonSpecial::kNan},
+                                          {"-NaN", JsonSpecial::kNegativeNan},
+                                          {"Infinity", JsonSpecial::kInfinity},
+                                          {"-Infinity", JsonSpecial::kNegativeInfinity}};
+  for (const Special& s : kSpecials) {
+    if (rest.starts_with(s.spelling)) return {"0", s.spelling.size(), s.special};
   }
-  reference operator*() const {
-    return substitute_.empty() ? *position_ : substitute_[substitute_index_];
+  if (rest.front() != '"') return {};
+  for (std::size_t i = 0; i < std::size(kSkippedArrays); ++i) {
+    if (!rest.starts_with(kSkippedArrays[i])) continue;
+    std::size_t close = kSkippedArrays[i].size();
+    while (close < rest.size() && IsNumberListChar(rest[close])) ++close;
+    if (close == rest.size() || rest[close] != ']') return {};  // parse it as it is
+    return {kSkippedAsEmpty[i], close + 1, JsonSpecial::kNone};
   }
-  JsonCharIterator& operator++() {
-    if (!substitute_.empty()) {
-      if (++substitute_index_ < substitute_.size()) return *this;
-      substitute_ = {};
-      substitute_index_ = 0;
-      position_ += consumed_;
-    } else {
-      const char c = *position_;
-      if (in_string_) {
-        if (escaped_) {
-          escaped_ = false;
-        } else if (c == '\\') {
-          escaped_ = true;
-        } else if (c == '"') {
-          in_string_ = false;
-        }
-      } else if (c == '"') {
-        in_string_ = true;
-      }
-      ++position_;
-    }
-    *read_end_ = position_;
-    StartToken();
-    return *this;
-  }
-  JsonCharIterator operator++(int) {
-    JsonCharIterator before = *this;
-    ++*this;
-    return before;
-  }
-  bool operator==(const JsonCharIterator& other) const {
-    return position_ == other.position_ && substitute_index_ == other.substitute_index_ &&
-           substitute_.size() == other.substitute_.size();
-  }
-  bool operator!=(const JsonCharIterator& other) const { return !(*this == other); }
-
- private:
-  // Outside strings, NaN or Infinity at the position becomes its stand-in,
-  // and a skipped array becomes empty.
-  void StartToken() {
-    if (in_string_ || position_ == end_) return;
-    if (*position_ == '"') {
-      SkipArray();
-      return;
-    }
-    if (*position_ != 'N' && *position_ != 'I') return;
-    const std::string_view rest(position_, static_cast<std::size_t>(end_ - position_));
-    if (rest.substr(0, 3) == "NaN") {
-      substitute_ = kNanToken;
-      consumed_ = 3;
-    } else if (rest.substr(0, 8) == "Infinity") {
-      substitute_ = kInfinityToken;
-      consumed_ = 8;
-    }
-  }
-
-  void SkipArray() {
-    const std::string_view rest(position_, static_cast<std::size_t>(end_ - position_));
-    for (std::size_t i = 0; i < std::size(kSkippedArrays); ++i) {
-      if (rest.substr(0, kSkippedArrays[i].size()) != kSkippedArrays[i]) continue;
-      std::size_t close = kSkippedArrays[i].size();
-      while (close < rest.size() && IsNumberListChar(rest[close])) ++close;
-      if (close == rest.size() || rest[close] != ']') return;  // parse it as it is
-      substitute_ = kSkippedAsEmpty[i];
-      consumed_ = close + 1;
-      return;
-    }
-  }
-
-  const char* position_;
-  const char* end_;
-  const char** read_end_;
-  std::string_view substitute_;
-  std::size_t substitute_index_ = 0;
-  std::size_t consumed_ = 0;
-  bool in_string_ = false;
-  bool escaped_ = false;
-};
-
-bool IsNumberChar(char c) {
-  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+  return {};
 }
 
 // Where a value is in the document.
@@ -248,8 +169,8 @@ struct RawTree {
 
 class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
  public:
-  XgboostReader(std::string_view text, std::string_view file_name, const char* const* read_end)
-      : text_(text), file_name_(file_name), read_end_(read_end) {}
+  XgboostReader(std::string_view file_name, JsonCursor* cursor)
+      : file_name_(file_name), cursor_(cursor) {}
 
   Status status() const { return status_; }
   Result<TreeEnsemble> Finish();
@@ -264,8 +185,7 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
   bool number_integer(number_integer_t value) override {
     Scalar s{Scalar::Type::kInteger};
     s.integer = value;
-    s.text = NumberText();
-    return OnScalar(s);
+    return OnNumber(s);
   }
   bool number_unsigned(number_unsigned_t value) override {
     Scalar s{Scalar::Type::kInteger};
@@ -274,20 +194,10 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
     } else {
       s.integer = static_cast<std::int64_t>(value);
     }
-    s.text = NumberText();
-    return OnScalar(s);
+    return OnNumber(s);
   }
-  bool number_float(number_float_t, const string_t& text) override {
-    Scalar s{Scalar::Type::kFloat};
-    s.text = text;
-    // XGBoost's NaN, Infinity and -Infinity (see JsonCharIterator).
-    if (s.text == kNanToken) s.text = "nan";
-    if (s.text == kInfinityToken) s.text = "inf";
-    if (s.text.size() == kInfinityToken.size() + 1 && s.text[0] == '-' &&
-        s.text.substr(1) == kInfinityToken) {
-      s.text = "-inf";
-    }
-    return OnScalar(s);
+  bool number_float(number_float_t, const string_t&) override {
+    return OnNumber(Scalar{Scalar::Type::kFloat});
   }
   bool string(string_t& value) override {
     Scalar s{Scalar::Type::kString};
@@ -341,13 +251,28 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
     }
     return path;
   }
-  std::string_view NumberText() const {
-    const char* begin = text_.data();
-    const char* end = *read_end_;
-    if (end > begin && !IsNumberChar(end[-1])) --end;
-    const char* start = end;
-    while (start > begin && IsNumberChar(start[-1])) --start;
-    return std::string_view(start, static_cast<std::size_t>(end - start));
+  // A number, with its text as written; XGBoost's NaN, Infinity and
+  // -Infinity (handed over as "0" by the adapter) as "nan", "inf", "-inf".
+  bool OnNumber(Scalar s) {
+    switch (cursor_->TakeSpecial()) {
+      case JsonSpecial::kNone:
+        s.text = cursor_->NumberTextBefore();
+        return OnScalar(s);
+      case JsonSpecial::kNan:
+        s.text = "nan";
+        break;
+      case JsonSpecial::kInfinity:
+        s.text = "inf";
+        break;
+      case JsonSpecial::kNegativeInfinity:
+        s.text = "-inf";
+        break;
+      case JsonSpecial::kNegativeNan:
+        return Fail("-NaN is not a number (XGBoost refuses it)", Path());
+    }
+    s.type = Scalar::Type::kFloat;
+    s.integer_overflow = false;
+    return OnScalar(s);
   }
 
   // The context of a value inside the innermost frame, from its key.
@@ -634,9 +559,8 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
     return "learner.gradient_booster.model.trees[" + std::to_string(trees_read_) + "]";
   }
 
-  std::string_view text_;
   std::string_view file_name_;
-  const char* const* read_end_;
+  JsonCursor* cursor_;
   Status status_;
   std::vector<Frame> frames_;
 
@@ -1008,7 +932,13 @@ Result<TreeEnsemble> XgboostReader::Finish() {
       info.feature_names.push_back("f" + std::to_string(j));
     }
   }
-  ensemble_.base_margin.assign(outputs, *margin);
+  // XGBoost 1.7.4's predictor (spec 6.2): x < t in float32, in-set
+  // categories go right, float32 sums from the base margin.
+  TreeRules& rules = ensemble_.rules;
+  rules.compare = TreeRules::Compare::kLess;
+  rules.categories = TreeRules::Categories::kInSetGoesRight;
+  rules.sum = TreeRules::Sum::kFloat32;
+  rules.base_margin.assign(outputs, *margin);
   return std::move(ensemble_);
 }
 
@@ -1053,12 +983,16 @@ Result<TreeEnsemble> ReadXgboostJson(std::string_view bytes, std::string_view fi
     return UserError("model file larger than 2 GiB", std::string(file_name));
   }
   try {
-    const char* read_end = bytes.data();
-    XgboostReader reader(bytes, file_name, &read_end);
+    JsonCursor cursor;
+    cursor.begin = bytes.data();
+    cursor.read_end = bytes.data();
+    cursor.substitute = &XgboostSubstitute;
+    cursor.triggers = "NI-\"";
+    XgboostReader reader(file_name, &cursor);
+    const char* end = bytes.data() + bytes.size();
     const bool parsed = nlohmann::json::sax_parse(
-        JsonCharIterator(bytes.data(), bytes.data() + bytes.size(), &read_end),
-        JsonCharIterator(bytes.data() + bytes.size(), bytes.data() + bytes.size(), &read_end),
-        &reader, nlohmann::json::input_format_t::json, /*strict=*/true);
+        JsonTextIterator(bytes.data(), end, &cursor), JsonTextIterator(end, end, &cursor), &reader,
+        nlohmann::json::input_format_t::json, /*strict=*/true);
     if (!reader.status().ok()) return reader.status();
     if (!parsed) return UserError("malformed JSON", std::string(file_name));
     return reader.Finish();

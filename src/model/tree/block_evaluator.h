@@ -6,21 +6,21 @@
 // are made from its column into scratch; then, tree chunk by tree chunk and
 // block of 64 items by block, every tree walks eight items at a time (eight
 // independent chains of loads that the CPU overlaps; no branch depends on the
-// data), and each item's leaf is added to its output in tree order: float32
-// from the base margin (XGBoost) or float64 from +0 rounded once at the end
-// (LightGBM), exactly as the reference does.
+// data), and each item's leaf is added to its output in tree order, as the
+// ensemble's TreeRules say: float32 from the base margin, or float64 from +0
+// finished and rounded once at the end, exactly as the reference does.
 //
 // Written once (block_evaluator_impl.h) in plain C++ and compiled for each
 // instruction-set tier like the VM's kernels: baseline x86-64, x86-64-v3 and
 // x86-64-v4. No allocation: the caller gives scratch memory of
 // EvaluateScratchBytes(model, n) bytes, 64-byte aligned.
-#ifndef CALCJIT_MODEL_BLOCK_EVALUATOR_H_
-#define CALCJIT_MODEL_BLOCK_EVALUATOR_H_
+#ifndef CALCJIT_MODEL_TREE_BLOCK_EVALUATOR_H_
+#define CALCJIT_MODEL_TREE_BLOCK_EVALUATOR_H_
 
 #include <cstddef>
 
 #include "calcjit/engine.h"
-#include "model/prepared_model.h"
+#include "model/tree/prepared_model.h"
 
 namespace calcjit::model {
 
@@ -52,10 +52,9 @@ namespace avx512 {
 void Evaluate(const PreparedModel& model, const float* const* feature_columns, std::size_t n,
               float* const* output_columns, void* scratch);
 }
-
-// The tier `isa` resolves to on this CPU (kAuto: the best it supports).
-Isa ResolveModelIsa(Isa isa);
+// The tier's evaluator for `isa` (kAuto: the best this CPU has).
+EvaluateFn TreeEvaluatorFor(Isa isa);
 
 }  // namespace calcjit::model
 
-#endif  // CALCJIT_MODEL_BLOCK_EVALUATOR_H_
+#endif  // CALCJIT_MODEL_TREE_BLOCK_EVALUATOR_H_

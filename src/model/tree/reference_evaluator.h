@@ -1,24 +1,22 @@
-// The reference evaluator of tree ensembles: the oracle the fast block
-// evaluator and every backend are tested against. Walks each tree from the
-// root for each item exactly as spec 6.2 (XGBoost) and 6.3 (LightGBM) say,
-// one item at a time, with no layout tricks.
-#ifndef CALCJIT_MODEL_REFERENCE_EVALUATOR_H_
-#define CALCJIT_MODEL_REFERENCE_EVALUATOR_H_
+// The reference evaluator of tree ensembles: the oracle the fast evaluators
+// and every backend are tested against. Walks each tree from the root for
+// each item as the ensemble's rules say (spec 6.2, 6.3, 6.5), one item at a
+// time, with no layout tricks.
+#ifndef CALCJIT_MODEL_TREE_REFERENCE_EVALUATOR_H_
+#define CALCJIT_MODEL_TREE_REFERENCE_EVALUATOR_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "model/tree_model.h"
+#include "model/tree/ensemble.h"
 
 namespace calcjit::model {
 
-// LightGBM's kZeroThreshold, the float literal 1e-35f widened to double
-// (1.0000000180025095e-35): its predictor treats |x| <= this as 0 (spec 6.3).
-inline constexpr double kLightgbmZeroThreshold = static_cast<double>(1e-35f);
-
 // The leaf one item reaches in `tree`: row[j] is model feature j.
 std::uint32_t ReferenceLeaf(const TreeEnsemble& model, const Tree& tree, const float* row);
+// Whether `node` (a split) sends input `x` left, by the ensemble's rules.
+bool GoesLeft(const TreeEnsemble& model, const TreeNode& node, float x);
 // The nodes one item passes in `tree`, from the root to its leaf (for
 // `calcjit explain`).
 std::vector<std::uint32_t> ReferencePath(const TreeEnsemble& model, const Tree& tree,
@@ -28,7 +26,7 @@ std::uint32_t ReferenceLeaf(const TreeEnsemble& model, const Tree& tree,
                             const float* const* columns, std::size_t item);
 
 // Every output of one item: out[k] for k < model.info.num_outputs. Margins
-// (XGBoost) or raw scores (LightGBM), not probabilities.
+// (XGBoost) or raw scores (LightGBM, CatBoost), not probabilities.
 void EvaluateReferenceRow(const TreeEnsemble& model, const float* row, float* out);
 
 // The same over n items given as columns: feature_columns[j][i] is model
@@ -40,4 +38,4 @@ void EvaluateReference(const TreeEnsemble& model, const float* const* feature_co
 
 }  // namespace calcjit::model
 
-#endif  // CALCJIT_MODEL_REFERENCE_EVALUATOR_H_
+#endif  // CALCJIT_MODEL_TREE_REFERENCE_EVALUATOR_H_

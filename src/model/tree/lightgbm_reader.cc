@@ -1,4 +1,4 @@
-#include "model/lightgbm_text_reader.h"
+#include "model/tree/lightgbm_reader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "model/number_text.h"
-#include "model/tree_check.h"
+#include "common/number_text.h"
+#include "model/tree/tree_check.h"
 
 namespace calcjit::model {
 
@@ -468,7 +468,14 @@ Result<TreeEnsemble> LightgbmReader::Read() {
     ensemble_.trees[t].output = static_cast<std::uint32_t>(t % per_iteration);
   }
   const std::uint64_t iterations = trees / static_cast<std::uint64_t>(per_iteration);
-  ensemble_.average_divisor = average_output ? static_cast<std::uint32_t>(iterations) : 0;
+  // LightGBM's predictor (spec 6.3): x <= t in float64 after dropping tiny
+  // values; in-set categories go left; float64 sums from +0, averaged.
+  TreeRules& rules = ensemble_.rules;
+  rules.compare = TreeRules::Compare::kLessOrEqual;
+  rules.tiny_as_zero = true;
+  rules.categories = TreeRules::Categories::kInSetGoesLeft;
+  rules.sum = TreeRules::Sum::kFloat64;
+  rules.average_divisor = average_output ? static_cast<std::uint32_t>(iterations) : 0;
   if (average_output && iterations == 0) {
     return Error(lines_.count(), "average_output with no trees");
   }

@@ -1,14 +1,14 @@
-// Numbers as written in model files, converted exactly as spec 6.2 and 6.3
-// say: a decimal to the nearest float32 (XGBoost) or float64 (LightGBM),
-// independent of the C locale.
-#ifndef CALCJIT_MODEL_NUMBER_TEXT_H_
-#define CALCJIT_MODEL_NUMBER_TEXT_H_
+// Decimal text to numbers, the one conversion every reader uses (sets in text
+// and JSON, model files, CSV cells): a decimal to the nearest float32 or
+// float64 as IEEE round-to-nearest says, independent of the C locale.
+#ifndef CALCJIT_COMMON_NUMBER_TEXT_H_
+#define CALCJIT_COMMON_NUMBER_TEXT_H_
 
 #include <cstdint>
 #include <optional>
 #include <string_view>
 
-namespace calcjit::model {
+namespace calcjit {
 
 // The whole of `text` must be a decimal number (an optional '-', digits, an
 // optional fraction and exponent; "inf" and "nan" spellings too). Values
@@ -19,6 +19,6 @@ std::optional<double> ParseFloat64(std::string_view text);
 // A decimal integer (optional '-'), nullopt when not one or out of range.
 std::optional<std::int64_t> ParseInt64(std::string_view text);
 
-}  // namespace calcjit::model
+}  // namespace calcjit
 
-#endif  // CALCJIT_MODEL_NUMBER_TEXT_H_
+#endif  // CALCJIT_COMMON_NUMBER_TEXT_H_

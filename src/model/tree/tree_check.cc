@@ -1,4 +1,4 @@
-#include "model/tree_check.h"
+#include "model/tree/tree_check.h"
 
 #include <string>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "model/number_text.h"
+#include "common/number_text.h"
 
 #include <locale.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include <string>
 #include <system_error>
 
-namespace calcjit::model {
+namespace calcjit {
 
 namespace {
 
@@ -60,4 +60,4 @@ std::optional<std::int64_t> ParseInt64(std::string_view text) {
   return value;
 }
 
-}  // namespace calcjit::model
+}  // namespace calcjit
