@@ -7,6 +7,8 @@
 #ifndef CALCJIT_ARROW_H_
 #define CALCJIT_ARROW_H_
 
+#include "calcjit/cxx20.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
