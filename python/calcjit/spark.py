@@ -147,7 +147,8 @@ def evaluate(feature_set, df, group_by, outputs=None, keep=(), *, backend="auto"
     keep: columns copied to the result before the outputs (as --keep).
     backend: as FeatureSet.compile; each Python worker compiles once.
     partitions: how many partitions to spread the queries over (default: as
-      many as `df` has).
+      many as `df` has, and at least Spark's default parallelism, so that
+      every core gets a part).
     strategy: "sorted" (mapInArrow over partitions sorted by the key, the
       default) or "grouped" (groupBy(key).applyInArrow, a call per query).
 
@@ -208,7 +209,8 @@ def evaluate(feature_set, df, group_by, outputs=None, keep=(), *, backend="auto"
     if strategy == "grouped":
         return rows.groupBy(F.col(_quoted(group_by))).applyInArrow(
             _grouped_query(shipped, digest, backend, tuple(names), tuple(keep)), out_schema)
-    count = partitions if partitions is not None else df.rdd.getNumPartitions()
+    count = partitions if partitions is not None else max(
+        df.rdd.getNumPartitions(), df.sparkSession.sparkContext.defaultParallelism)
     rows = rows.repartition(count, F.col(_quoted(group_by))).sortWithinPartitions(
         F.col(_quoted(group_by)), F.col(_ORDER))
     return rows.mapInArrow(

@@ -139,3 +139,18 @@ def test_the_example_set_from_an_arrow_csv_has_the_bits_of_calcjit_eval(tmp_path
     run_cli("eval", RANKING, "--input", ITEMS, "--output", tmp_path / "cli.csv", "--group-by",
             "query_id", "--outputs", "score")
     assert_same_bits(out.column("score").to_numpy(), csv_columns(tmp_path / "cli.csv")["score"])
+
+
+def test_the_user_guide_arrow_blocks_run(capsys):
+    """docs/PYTHON.md's blocks marked `python arrow` (they need pyarrow and polars)."""
+    import re
+
+    from conftest import SOURCE_DIR
+
+    text = (SOURCE_DIR / "docs" / "PYTHON.md").read_text()
+    blocks = re.findall(r"```python arrow\n(.*?)```", text, re.S)
+    assert blocks
+    for k, block in enumerate(blocks):
+        exec(compile(block, f"docs/PYTHON.md (python arrow block {k + 1})", "exec"), {})
+    printed = capsys.readouterr().out
+    assert "pyarrow.Table" in printed and "shape: (3, 1)" in printed

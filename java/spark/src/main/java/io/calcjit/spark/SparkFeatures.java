@@ -77,7 +77,7 @@ public final class SparkFeatures {
    * @param outputs the outputs to compute (empty: every definition)
    * @param keep columns copied to the result before the outputs
    * @param partitions how many partitions to spread the queries over (0: as many as {@code log}
-   *     has)
+   *     has, and at least Spark's default parallelism, so that every core gets a part)
    * @param batchItems items per evaluation call (whole queries: a batch ends with its query)
    * @return a lazy Dataset: the kept columns, then one FloatType column per output
    * @throws io.calcjit.CalcJitException when the set does not parse or compile on the driver
@@ -120,7 +120,9 @@ public final class SparkFeatures {
 
     JavaSparkContext context = JavaSparkContext.fromSparkContext(log.sparkSession().sparkContext());
     Broadcast<SetSource> shipped = context.broadcast(set);
-    int count = partitions > 0 ? partitions : log.rdd().getNumPartitions();
+    int count = partitions > 0
+        ? partitions
+        : Math.max(log.rdd().getNumPartitions(), context.defaultParallelism());
     Dataset<Row> sorted = log.select(selected.toArray(new Column[0]))
                               .repartition(count, col(quoted(groupBy)))
                               .sortWithinPartitions(col(quoted(groupBy)), col(ORDER));
