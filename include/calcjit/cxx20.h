@@ -6,7 +6,8 @@
 #define CALCJIT_CXX20_H_
 
 #if !defined(__cplusplus) || __cplusplus < 202002L
-#error "calcjit's C++ API needs C++20: compile with -std=c++20 (g++ -std=c++20 $(pkg-config --cflags --libs calcjit)); C programs include calcjit/calcjit.h"
+#error \
+    "calcjit's C++ API needs C++20: compile with -std=c++20 (g++ -std=c++20 $(pkg-config --cflags --libs calcjit)); C programs include calcjit/calcjit.h"
 #endif
 
 #endif  // CALCJIT_CXX20_H_
