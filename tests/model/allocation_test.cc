@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,12 +83,16 @@ TEST(AllocationTest, TheCounterCounts) {
 
 TEST(AllocationTest, BlockEvaluatorAllocatesNothing) {
   int models = 0;
+  // Every model of the parity data (a model file beside its .cases), of any
+  // tree format, its format from its content.
   for (const auto& entry : std::filesystem::directory_iterator(CALCJIT_MODEL_DATA_DIR)) {
-    const std::string path = entry.path().string();
-    const bool xgboost = entry.path().extension() == ".json";
-    if (!xgboost && entry.path().extension() != ".txt") continue;
-    auto model = LoadTreeModel(xgboost ? ModelFormat::kXgboostJson : ModelFormat::kLightgbmText,
-                               testing::ReadFileBytes(path), path);
+    if (entry.path().extension() != ".cases") continue;
+    const std::string path =
+        testing::ModelFileOf((entry.path().parent_path() / entry.path().stem()).string());
+    const std::string bytes = testing::ReadFileBytes(path);
+    const std::optional<ModelFormat> format = DetectModelFormat(path, bytes);
+    ASSERT_TRUE(format) << path;
+    auto model = LoadTreeModel(*format, bytes, path);
     ASSERT_TRUE(model.ok()) << model.status().ToString();
     const PreparedModel& prepared = (*model)->prepared;
     const std::size_t n = 1000;
