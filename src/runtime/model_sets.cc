@@ -4,9 +4,8 @@
 
 #include "calcjit/feature_set.h"
 #include "ir/model_format.h"
-#include "model/tree_model.h"
+#include "runtime/model_files.h"
 #include "runtime/model_loading.h"
-#include "runtime/set_file.h"
 
 namespace calcjit {
 
@@ -59,9 +58,15 @@ std::string_view ModelFormatName(ModelFormat format) {
   return ir::InfoOf(internal::IrFormat(format)).text_name;
 }
 
-Result<FeatureSet> FeatureSet::FromModel(std::string_view bytes, ModelFormat format) {
+namespace {
+
+// FeatureSet::FromModel; `file_name` is what the model's messages call it:
+// its path when it was read from a file, so that every frontend's error says
+// which file.
+Result<FeatureSet> SetFromModel(std::string_view bytes, ModelFormat format,
+                                std::string_view file_name) {
   Result<std::shared_ptr<const model::Model>> model =
-      internal::LoadModelCached(internal::IrFormat(format), bytes, "model");
+      internal::LoadModelCached(internal::IrFormat(format), bytes, file_name);
   if (!model.ok()) return model.status();
   const model::ModelSummary& summary = (*model)->summary();
   // The file's feature names when they make valid, distinct inputs, else f0, f1, ...
@@ -99,7 +104,13 @@ Result<FeatureSet> FeatureSet::FromModel(std::string_view bytes, ModelFormat for
   }
   LoadOptions options;
   options.model_bytes.emplace("model", bytes);
-  return Parse(text, Format::kText, options);
+  return FeatureSet::Parse(text, Format::kText, options);
+}
+
+}  // namespace
+
+Result<FeatureSet> FeatureSet::FromModel(std::string_view bytes, ModelFormat format) {
+  return SetFromModel(bytes, format, "model");
 }
 
 Result<FeatureSet> FeatureSet::ReadModel(const std::string& path,
@@ -109,10 +120,11 @@ Result<FeatureSet> FeatureSet::ReadModel(const std::string& path,
     return UserError("cannot tell the model format of '" + path +
                      "' from its extension (.json XGBoost, .txt LightGBM, .onnx); name it");
   }
-  Result<std::string> contents =
-      internal::ReadSetFile(path, "model", model::kMaxModelFileBytes);
+  // A model file, read as every model file is: a regular file (a FIFO must
+  // not block the call, /dev/zero not be read to the limit), bounded.
+  Result<std::string> contents = internal::ReadModelPath(path);
   if (!contents.ok()) return contents.status();
-  return FromModel(*contents, *format);
+  return SetFromModel(*contents, *format, path);
 }
 
 }  // namespace calcjit
