@@ -115,6 +115,9 @@ Result<FeatureSet> FeatureSet::FromModel(std::string_view bytes, ModelFormat for
 
 Result<FeatureSet> FeatureSet::ReadModel(const std::string& path,
                                          std::optional<ModelFormat> format) {
+  if (path.find('\0') != std::string::npos) {
+    return UserError("the path '" + path + "' contains a NUL character");
+  }
   if (!format) format = ModelFormatFromPath(path);
   if (!format) {
     return UserError("cannot tell the model format of '" + path +
