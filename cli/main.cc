@@ -2,11 +2,20 @@
 // options (commands.h); nothing else here.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdint>
 #include <iostream>
+#include <limits>
 #include <new>
+#include <optional>
+#include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
+#include "calcjit/calcjit.h"
+#include "calcjit/calcjit.hpp"
 #include "cli/commands.h"
+#include "cli/csv_input.h"
 
 namespace {
 
@@ -22,11 +31,78 @@ void AddSetArgument(CLI::App* command, calcjit::cli::SetSource* set) {
                     "Read model paths that are absolute or leave the model root");
 }
 
+// --memory-budget SIZE: bytes, or with a binary unit (512M, 2G, 2GiB).
+void AddMemoryBudget(CLI::App* command, std::uint64_t* budget) {
+  command
+      ->add_option("--memory-budget", *budget,
+                   "Memory the CSV input may take (default: half of this machine's memory; "
+                   "see docs/CLI.md, Memory)")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Range(calcjit::cli::MemoryBudget::kMinimum,
+                         std::numeric_limits<std::uint64_t>::max()));
+}
+
+// "calcjit 0.1.0 (backends: reference, vm, jit; instruction sets: x86-64,
+// avx2, avx512)": what a bug report needs.
+std::string VersionText() {
+  std::string text = std::string("calcjit ") + calcjit_version_string() + " (backends:";
+  const char* separator = " ";
+  for (const char* name : {"reference", "vm", "jit"}) {
+    if (!calcjit::IsBackendAvailable(*calcjit::BackendFromName(name))) continue;
+    text += separator;
+    text += name;
+    separator = ", ";
+  }
+  text += "; instruction sets:";
+  separator = " ";
+  for (const char* name : {"x86-64", "avx2", "avx512"}) {
+    if (!calcjit::IsIsaSupported(*calcjit::IsaFromName(name))) continue;
+    text += separator;
+    text += name;
+    separator = ", ";
+  }
+  return text + ")";
+}
+
+// The options and commands a mistyped one may have meant.
+std::vector<std::string> KnownNames(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* command : app.get_subcommands({})) {
+    names.push_back(command->get_name());
+  }
+  std::vector<const CLI::App*> scopes = {&app};
+  for (const CLI::App* command : app.get_subcommands()) scopes.push_back(command);  // parsed
+  for (const CLI::App* scope : scopes) {
+    for (const CLI::Option* option : scope->get_options()) {
+      for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+    }
+  }
+  return names;
+}
+
+// CLI11's message, and for each argument it did not expect the option or
+// command that is closest (a typo: "--thread" for "--threads").
+void ReportParseError(const CLI::App& app, const CLI::ParseError& error) {
+  std::cerr << error.what() << "\n";
+  const std::string text = error.what();
+  const std::size_t colon = text.find(": ");
+  if (colon == std::string::npos) return;
+  const std::vector<std::string> known = KnownNames(app);
+  std::string word;
+  std::istringstream words(text.substr(colon + 2));
+  while (words >> word) {
+    const std::string name = word.substr(0, word.find('='));
+    const std::optional<std::string> closest = calcjit::ClosestName(name, known);
+    if (closest) std::cerr << "did you mean '" << *closest << "' for '" << name << "'?\n";
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace calcjit::cli;
   CLI::App app{"calcjit: compiles search-ranking feature sets and evaluates them"};
+  app.set_version_flag("--version", VersionText(), "Print calcjit's version and exit");
   app.require_subcommand(1);
   int exit_code = 0;
 
@@ -61,14 +137,22 @@ int main(int argc, char** argv) {
   eval_command
       ->add_option("--chunk-bytes", eval.chunk_bytes,
                    "With --group-by: about how many bytes of rows to read at a time")
-      ->group("");  // for tests
-  std::size_t eval_threads = 0;
-  eval_command->add_option("--threads", eval_threads,
-                           "With --group-by: chunks of groups evaluated at once (default: "
-                           "every core; output in input order either way)");
+      ->check(CLI::PositiveNumber)
+      ->group("");             // for tests
+  long long eval_threads = 0;  // signed: "-1" is an error, not 2^64 - 1
+  eval_command
+      ->add_option("--threads", eval_threads,
+                   "With --group-by: chunks of groups evaluated at once, 1 to " +
+                       std::to_string(kMaxThreads) +
+                       " (default: every core; output in input order either way)")
+      ->check(CLI::Range(1LL, static_cast<long long>(kMaxThreads)));
+  AddMemoryBudget(eval_command, &eval.memory_budget);
+  eval_command->add_flag("--progress", eval.progress,
+                         "Show progress on stderr even when it is not a terminal");
   eval_command->callback([&] {
+    const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
     eval.threads =
-        eval_threads > 0 ? eval_threads : std::max(1u, std::thread::hardware_concurrency());
+        eval_threads > 0 ? static_cast<std::size_t>(eval_threads) : std::min(cores, kMaxThreads);
     exit_code = RunEval(eval);
   });
 
@@ -123,6 +207,7 @@ int main(int argc, char** argv) {
   explain_command->add_option("--backend", explain.backend, "reference, vm, jit or auto");
   explain_command->add_option("--trees", explain.trees,
                               "Trees of each model whose path through the row is shown (3)");
+  AddMemoryBudget(explain_command, &explain.memory_budget);
   explain_command->callback([&] { exit_code = RunExplain(explain); });
 
   BenchOptions bench;
@@ -151,8 +236,23 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    ReportParseError(app, e);
+    std::cerr << "Run with --help for more information.\n";
+    return 1;
   } catch (const CLI::ParseError& e) {
     app.exit(e);
+    // A mistyped command leaves none: say which was meant.
+    if (argc > 1 && argv[1][0] != '-' && app.get_subcommands().empty()) {
+      std::vector<std::string> commands;
+      for (const CLI::App* command : app.get_subcommands({})) {
+        commands.push_back(command->get_name());
+      }
+      std::cerr << "unknown command '" << argv[1] << "'" << calcjit::DidYouMean(argv[1], commands)
+                << "\n";
+    }
     return 1;  // every error exits 1
   } catch (const std::bad_alloc&) {
     // The commands run inside parse (as callbacks); what they had open is

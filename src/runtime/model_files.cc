@@ -81,8 +81,10 @@ Result<std::string> ReadModelFile(std::string_view path, const std::string& root
                      ": the set was not read from a file; name a model root or hand over the "
                      "model's bytes");
   }
-  const std::string name =
-      declared.is_absolute() ? std::string(path) : (fs::path(root) / declared).string();
+  // For messages: the path as the process opens it ("m.json", not "./m.json").
+  const std::string name = declared.is_absolute() || root == "."
+                               ? std::string(path)
+                               : (fs::path(root) / declared).string();
   if (allow_any_path) return ReadAnyPath(name, max_bytes);
   // Refused before the file system is asked: whether a file outside the root
   // exists must not show in the message.

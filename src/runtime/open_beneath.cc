@@ -26,7 +26,8 @@ std::string Quoted(std::string_view text) {
 }
 
 std::string Joined(const std::string& root, std::string_view path) {
-  if (root.empty() || root.back() == '/') return root + std::string(path);
+  if (root.empty() || root == ".") return std::string(path);
+  if (root.back() == '/') return root + std::string(path);
   return root + "/" + std::string(path);
 }
 
