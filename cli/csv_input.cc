@@ -51,9 +51,12 @@ Status CsvInput::Open(const std::string& path) {
   if (path.find('\0') != std::string::npos) {
     return UserError("the input " + Quoted(path) + " contains a NUL character");
   }
-  // O_NONBLOCK while opening: a FIFO opens at once (its data is read
-  // blocking below, as a pipe is); a device is looked at before it is used.
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  // A FIFO is opened as `cat` opens it, waiting for its writer (a signal
+  // ends the wait); anything else with O_NONBLOCK, so that a device is
+  // looked at (fstat below) before it is used.
+  struct stat named {};
+  const bool fifo = ::stat(path.c_str(), &named) == 0 && S_ISFIFO(named.st_mode);
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | (fifo ? 0 : O_NONBLOCK));
   if (fd_ < 0) return RuntimeError("cannot open " + Quoted(path) + ": " + std::strerror(errno));
   struct stat info {};
   if (::fstat(fd_, &info) != 0) {

@@ -3,11 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <new>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,6 +31,23 @@ void AddSetArgument(CLI::App* command, calcjit::cli::SetSource* set) {
                       "Folder the set's model paths are relative to (default: SET's folder)");
   command->add_flag("--allow-any-model-path", set->allow_any_model_path,
                     "Read model paths that are absolute or leave the model root");
+}
+
+// A count: digits only, so that "-1" is an error rather than 2^64 - 1 once
+// converted (and "1e9" is no count); `positive`: 0 is refused too. The
+// conversion then refuses a count beyond the option's type.
+CLI::Validator Count(bool positive) {
+  return CLI::Validator(
+      [positive](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+          return positive ? "must be a whole number, 1 or more" : "must be a whole number";
+        }
+        if (positive && text.find_first_not_of('0') == std::string::npos) {
+          return "must be 1 or more";
+        }
+        return "";
+      },
+      positive ? "N >= 1" : "N >= 0");
 }
 
 // --memory-budget SIZE: bytes, or with a binary unit (512M, 2G, 2GiB).
@@ -137,7 +156,7 @@ int main(int argc, char** argv) {
   eval_command
       ->add_option("--chunk-bytes", eval.chunk_bytes,
                    "With --group-by: about how many bytes of rows to read at a time")
-      ->check(CLI::PositiveNumber)
+      ->check(Count(true))
       ->group("");             // for tests
   long long eval_threads = 0;  // signed: "-1" is an error, not 2^64 - 1
   eval_command
@@ -181,7 +200,8 @@ int main(int argc, char** argv) {
   dump_command->add_option("--disable", dump.disabled_passes, "Passes to switch off")
       ->delimiter(',');
   dump_command->add_option("--isa", dump.isa, "auto, x86-64, avx2 or avx512");
-  dump_command->add_option("--block-size", dump.block_size, "VM items per block");
+  dump_command->add_option("--block-size", dump.block_size, "VM items per block")
+      ->check(Count(false));
   dump_command->callback([&] { exit_code = RunDump(dump); });
 
   GraphOptions graph;
@@ -201,12 +221,15 @@ int main(int argc, char** argv) {
   AddSetArgument(explain_command, &explain.set);
   explain_command->add_option("feature", explain.feature, "The feature to explain")->required();
   explain_command->add_option("--input", explain.input, "Input CSV, as for eval")->required();
-  explain_command->add_option("--row", explain.row, "The data row, from 1")->required();
+  explain_command->add_option("--row", explain.row, "The data row, from 1")
+      ->required()
+      ->check(Count(true));
   explain_command->add_option("--group-by", explain.group_by,
                               "Column whose runs of equal values form one batch (query) each");
   explain_command->add_option("--backend", explain.backend, "reference, vm, jit or auto");
   explain_command->add_option("--trees", explain.trees,
-                              "Trees of each model whose path through the row is shown (3)");
+                              "Trees of each model whose path through the row is shown (3)")
+      ->check(Count(false));
   AddMemoryBudget(explain_command, &explain.memory_budget);
   explain_command->callback([&] { exit_code = RunExplain(explain); });
 
@@ -214,18 +237,31 @@ int main(int argc, char** argv) {
   CLI::App* bench_command = app.add_subcommand(
       "bench", "Time each backend on a set with generated inputs: ns per query and per item");
   AddSetArgument(bench_command, &bench.set);
-  bench_command->add_option("--items", bench.items, "Items per query (default 2000)");
+  bench_command->add_option("--items", bench.items, "Items per query (default 2000)")
+      ->check(Count(false));
   bench_command->add_option("--backends", bench.backends, "evaluated (reference), vm, jit")
       ->delimiter(',');
-  bench_command->add_option("--seconds", bench.seconds, "Time per backend (default 0.5)")
-      ->check(CLI::PositiveNumber);
+  bench_command
+      ->add_option("--seconds", bench.seconds, "Time per backend, more than 0 and at most 3600 "
+                                               "(default 0.5)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double seconds = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !(seconds > 0 && seconds <= 3600)) {
+              return "must be more than 0 and at most 3600 seconds";
+            }
+            return "";
+          },
+          "SECONDS"));
   bench_command->add_option("--seed", bench.seed, "Seed of the generated inputs");
   bench_command->callback([&] { exit_code = RunBench(bench); });
 
   DemoOptions demo;
   CLI::App* demo_command = app.add_subcommand(
       "demo", "Rank a generated query with the bundled example feature set on every backend");
-  demo_command->add_option("--items", demo.items, "Items in the generated query");
+  demo_command->add_option("--items", demo.items, "Items in the generated query")
+      ->check(Count(false));
   demo_command->add_option("--seed", demo.seed, "Seed of the generated data");
   demo_command->add_option("--repetitions", demo.repetitions, "Timed evaluations per backend");
   demo_command->callback([&] { exit_code = RunDemo(demo); });
@@ -254,6 +290,10 @@ int main(int argc, char** argv) {
                 << "\n";
     }
     return 1;  // every error exits 1
+  } catch (const std::length_error&) {
+    // A size beyond what a vector can hold at all: as too large for memory.
+    std::cerr << "error: out of memory (a size such as --items is too large)\n";
+    return 1;
   } catch (const std::bad_alloc&) {
     // The commands run inside parse (as callbacks); what they had open is
     // released on the way out (an output's temporary file is removed).

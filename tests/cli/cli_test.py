@@ -945,6 +945,19 @@ class FirstHourTest(unittest.TestCase):
         for value in ('1', '256'):
             self.assertEqual(self.eval('--group-by', 'q', '--threads', value).returncode, 0)
 
+    def test_counts_and_durations_are_checked(self):
+        # "-1" once wrapped to 2^64 - 1 (an abort in demo and bench, row
+        # 18446744073709551615 in explain); --seconds had no end.
+        for args in (('demo', '--items', '-1'), ('bench', self.set, '--items', '-1'),
+                     ('bench', self.set, '--seconds', '1e9'), ('bench', self.set, '--seconds', '0'),
+                     ('explain', self.set, 'f', '--input', self.csv, '--row', '-1'),
+                     ('explain', self.set, 'f', '--input', self.csv, '--row', '0'),
+                     ('explain', self.set, 'f', '--input', self.csv, '--row', '1', '--trees', '-3'),
+                     ('dump', self.set, '--block-size', '-8')):
+            result = run(*args)
+            self.assertEqual(result.returncode, 1, args)
+            self.assertIn(args[-2], result.stderr, args)
+
     def test_did_you_mean(self):
         result = self.eval('--group-by', 'q', '--thread', '2')
         self.assertEqual(result.returncode, 1)

@@ -4,6 +4,7 @@
 // files only; bounded size. Every test runs with the kernel's openat2 and with
 // the component-by-component walk that stands in for it on older kernels.
 #include "runtime/model_files.h"
+#include "runtime/set_file.h"
 
 #include <gtest/gtest.h>
 
@@ -284,6 +285,46 @@ TEST_P(ModelFilesTest, SwappingFoldersAndFilesForLinksNeverLeadsOutside) {
   EXPECT_GT(read_inside, 0u);
   EXPECT_GT(refused, 0u);
   std::printf("%zu loads: %zu read inside, %zu refused\n", loads, read_inside, refused);
+}
+
+}  // namespace
+}  // namespace calcjit::internal
+
+// Set files (runtime/set_file.h): regular files, pipes and terminals; never
+// a device, never a wait for a FIFO's writer.
+namespace calcjit::internal {
+namespace {
+
+TEST(SetFileTest, PipesAreReadDevicesAndWriterlessFifosAreRefusedAtOnce) {
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);
+  ASSERT_EQ(::write(ends[1], "f = 1;", 6), 6);
+  ::close(ends[1]);
+  const Result<std::string> piped =
+      ReadSetFile("/proc/self/fd/" + std::to_string(ends[0]), "feature set");
+  ::close(ends[0]);
+  ASSERT_TRUE(piped.ok()) << piped.status().ToString();
+  EXPECT_EQ(*piped, "f = 1;");
+
+  const fs::path fifo =
+      fs::temp_directory_path() / ("calcjit_set_fifo_" + std::to_string(::getpid()));
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto start = std::chrono::steady_clock::now();
+  const Result<std::string> writerless = ReadSetFile(fifo.string(), "feature set");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  ASSERT_FALSE(writerless.ok());
+  EXPECT_NE(writerless.status().message().find("nothing writes to it"), std::string::npos)
+      << writerless.status().message();
+  fs::remove(fifo);
+
+  for (const char* device : {"/dev/zero", "/dev/urandom", "/dev/null"}) {
+    const Result<std::string> read = ReadSetFile(device, "feature set");
+    ASSERT_FALSE(read.ok()) << device;
+    EXPECT_NE(read.status().message().find("is a device"), std::string::npos)
+        << read.status().message();
+  }
+  EXPECT_FALSE(ReadSetFile(std::string("a\0b", 3), "feature set").ok());
 }
 
 }  // namespace
