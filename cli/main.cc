@@ -57,8 +57,14 @@ void AddMemoryBudget(CLI::App* command, std::uint64_t* budget) {
                    "Memory the CSV input may take (default: half of this machine's memory; "
                    "see docs/CLI.md, Memory)")
       ->transform(CLI::AsSizeValue(false))
-      ->check(CLI::Range(calcjit::cli::MemoryBudget::kMinimum,
-                         std::numeric_limits<std::uint64_t>::max()));
+      ->check(CLI::Validator(
+          [](std::string& bytes) -> std::string {  // in bytes, after the unit
+            if (std::strtoull(bytes.c_str(), nullptr, 10) < calcjit::cli::MemoryBudget::kMinimum) {
+              return "must be at least 16M";
+            }
+            return "";
+          },
+          ">= 16M"));
 }
 
 // "calcjit 0.1.0 (backends: reference, vm, jit; instruction sets: x86-64,
