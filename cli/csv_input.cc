@@ -104,10 +104,16 @@ Result<bool> CsvInput::Fill() {
 }
 
 Result<CsvInput::Read> CsvInput::ReadRecord(std::string* record, std::size_t* lines,
-                                            std::uint64_t max_bytes) {
+                                             std::uint64_t max_bytes) {
   record->clear();
   *lines = 0;
-  bool quoted = false;  // inside a quoted field
+  // Where a record ends is where ParseCsv ends a row: a line end outside a
+  // quoted field. A quote opens a quoted field only at the start of a field
+  // (inside an unquoted one it is a character), and "" inside one is a
+  // quote; counting quotes per line instead once joined `a"b` to the next
+  // row and so cut a --group-by batch in two.
+  enum class At { kFieldStart, kUnquoted, kQuoted, kQuoteInQuoted };
+  At at = At::kFieldStart;
   while (true) {
     if (begin_ == end_) {
       Result<bool> more = Fill();
@@ -116,10 +122,32 @@ Result<CsvInput::Read> CsvInput::ReadRecord(std::string* record, std::size_t* li
     }
     const char* start = buffer_.data() + begin_;
     const std::size_t available = end_ - begin_;
-    const void* newline = std::memchr(start, '\n', available);
-    const std::size_t take =
-        newline != nullptr ? static_cast<std::size_t>(static_cast<const char*>(newline) - start) + 1
-                           : available;
+    std::size_t take = 0;
+    bool ended = false;
+    while (take < available && !ended) {
+      const char c = start[take++];
+      switch (at) {
+        case At::kFieldStart:
+        case At::kUnquoted:
+        case At::kQuoteInQuoted:
+          if (c == '\n') {
+            ended = true;
+          } else if (c == ',') {
+            at = At::kFieldStart;
+          } else if (c == '"') {
+            at = at == At::kQuoteInQuoted ? At::kQuoted  // "" inside quotes
+                 : at == At::kFieldStart  ? At::kQuoted
+                                          : At::kUnquoted;
+          } else {
+            at = At::kUnquoted;
+          }
+          break;
+        case At::kQuoted:
+          if (c == '"') at = At::kQuoteInQuoted;
+          break;
+      }
+      if (c == '\n') ++*lines;
+    }
     if (record->size() + take > max_bytes) {
       const std::size_t fits = static_cast<std::size_t>(max_bytes - record->size());
       record->append(start, fits);
@@ -127,17 +155,13 @@ Result<CsvInput::Read> CsvInput::ReadRecord(std::string* record, std::size_t* li
       consumed_ += fits;
       return Read::kTooLong;
     }
-    quoted ^= (std::count(start, start + take, '"') % 2) != 0;
     record->append(start, take);
     begin_ += take;
     consumed_ += take;
-    if (newline != nullptr) {
-      ++*lines;
-      if (!quoted) return Read::kOk;
-    }
+    if (ended) return Read::kOk;
   }
   if (record->empty()) return Read::kEnd;
-  // The last line without a line end (an open quote: ParseCsv reports it).
+  // The last line without a line end (or an open quote: ParseCsv reports it).
   if (record->back() != '\n') {
     record->push_back('\n');
     ++*lines;

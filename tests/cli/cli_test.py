@@ -313,6 +313,22 @@ class EvalTest(unittest.TestCase):
 
 
 class StreamTest(unittest.TestCase):
+    def test_a_quote_inside_an_unquoted_field_never_splits_a_batch(self):
+        # Regression: records were cut by counting quotes per line, so a
+        # quote that is only a character (x"1, z") joined rows into one
+        # record keyed by its first row, and the next cut fell inside the
+        # batch of k: each half got its own batch_sum. Records now end where
+        # the CSV reader ends rows.
+        d = Workdir()
+        path = d.write('s.calc', 'input y;\ns = batch_sum(y);\n')
+        data = d.write('in.csv', 'k,y,z\nx"1,1,z\nk,2,z"\nk,3,z\nk,4,"a""b"\n')
+        for chunk in ('1', '8', '1000'):
+            result = subprocess.run([CALCJIT, 'eval', path, '--input', data, '--output', '-',
+                                     '--group-by', 'k', '--keep', 'k', '--chunk-bytes', chunk],
+                                    capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(result.stdout, 'k,s\n"x""1",1\nk,9\nk,9\nk,9\n', chunk)
+
     def test_group_by_streams_in_chunks_with_the_same_result(self):
         d = Workdir()
         path = d.write('s.calc', 'input x; m = batch_mean(x); r = rank(x); d = x - m;\n')
