@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 
@@ -70,6 +71,12 @@ Result<std::string> ReadModelFile(std::string_view path, const std::string& root
   if (path.empty()) return UserError("the model's path is empty");
   CALCJIT_RETURN_IF_ERROR(HasNoNul(path, "the model's path"));
   CALCJIT_RETURN_IF_ERROR(HasNoNul(root, "the model root"));
+  // As long as the kernel takes one (the walk would take any length, one
+  // name at a time: a path of megabytes must not cost that).
+  if (path.size() >= PATH_MAX) {
+    return UserError("the model's path has " + std::to_string(path.size()) +
+                     " bytes, more than the " + std::to_string(PATH_MAX - 1) + " a path may have");
+  }
   const fs::path declared{std::string(path)};
   if (declared.is_absolute() && !allow_any_path) {
     return UserError("the model path " + Quoted(path) +

@@ -178,6 +178,9 @@ TEST_P(ModelFilesTest, MissingEmptyAndNonRegularFiles) {
   const Result<std::string> zero = Read("zero.json", true);
   ASSERT_FALSE(zero.ok());
   EXPECT_NE(Message(zero).find("not a regular file"), std::string::npos) << Message(zero);
+  const Result<std::string> long_path = Read(std::string(5000, 'a'));
+  ASSERT_FALSE(long_path.ok());
+  EXPECT_NE(Message(long_path).find("5000 bytes"), std::string::npos) << Message(long_path);
   const Result<std::string> nul = Read(std::string_view("a\0b", 3));
   EXPECT_FALSE(nul.ok());
   const Result<std::string> nul_root =
