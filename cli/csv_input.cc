@@ -104,7 +104,7 @@ Result<bool> CsvInput::Fill() {
 }
 
 Result<CsvInput::Read> CsvInput::ReadRecord(std::string* record, std::size_t* lines,
-                                             std::uint64_t max_bytes) {
+                                            std::uint64_t max_bytes) {
   record->clear();
   *lines = 0;
   // Where a record ends is where ParseCsv ends a row: a line end outside a

@@ -233,8 +233,9 @@ int main(int argc, char** argv) {
   explain_command->add_option("--group-by", explain.group_by,
                               "Column whose runs of equal values form one batch (query) each");
   explain_command->add_option("--backend", explain.backend, "reference, vm, jit or auto");
-  explain_command->add_option("--trees", explain.trees,
-                              "Trees of each model whose path through the row is shown (3)")
+  explain_command
+      ->add_option("--trees", explain.trees,
+                   "Trees of each model whose path through the row is shown (3)")
       ->check(Count(false));
   AddMemoryBudget(explain_command, &explain.memory_budget);
   explain_command->callback([&] { exit_code = RunExplain(explain); });
@@ -248,8 +249,9 @@ int main(int argc, char** argv) {
   bench_command->add_option("--backends", bench.backends, "evaluated (reference), vm, jit")
       ->delimiter(',');
   bench_command
-      ->add_option("--seconds", bench.seconds, "Time per backend, more than 0 and at most 3600 "
-                                               "(default 0.5)")
+      ->add_option("--seconds", bench.seconds,
+                   "Time per backend, more than 0 and at most 3600 "
+                   "(default 0.5)")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
             char* end = nullptr;
