@@ -26,9 +26,9 @@
 #include <string>
 #include <vector>
 
-#include "model/block_evaluator.h"
-#include "model/reference_evaluator.h"
-#include "model/tree_model_loader.h"
+#include "model/tree/block_evaluator.h"
+#include "model/tree/reference_evaluator.h"
+#include "model/tree/tree_model.h"
 
 namespace {
 
@@ -79,8 +79,8 @@ Fixture& Get(const std::string& name) {
   Fixture& f = *slot;
   const std::string dir = CALCJIT_MODEL_BENCH_DIR;
   f.bytes = ReadFile(dir + "/" + name + ".json");
-  auto loaded = calcjit::model::LoadTreeModel(calcjit::model::ModelFormat::kXgboostJson, f.bytes,
-                                              name + ".json");
+  auto loaded =
+      calcjit::model::LoadTreeModel(calcjit::ModelFormat::kXgboostJson, f.bytes, name + ".json");
   if (!loaded.ok()) {
     std::fprintf(stderr, "%s\n", loaded.status().ToString().c_str());
     std::exit(1);
@@ -203,8 +203,7 @@ void BM_XgboostDMatrix(benchmark::State& state, const char* name) {
 void BM_LoadPrepare(benchmark::State& state, const char* name) {
   Fixture& f = Get(name);
   for (auto _ : state) {
-    auto loaded =
-        calcjit::model::LoadTreeModel(calcjit::model::ModelFormat::kXgboostJson, f.bytes, name);
+    auto loaded = calcjit::model::LoadTreeModel(calcjit::ModelFormat::kXgboostJson, f.bytes, name);
     benchmark::DoNotOptimize(loaded);
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *

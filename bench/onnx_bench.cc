@@ -31,7 +31,7 @@
 
 #include "calcjit/cpu.h"
 #include "model/onnx/block_evaluator.h"
-#include "model/onnx/loader.h"
+#include "model/onnx/net_model.h"
 #include "model/onnx/reference_evaluator.h"
 
 namespace calcjit::bench {

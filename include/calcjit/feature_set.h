@@ -2,6 +2,8 @@
 #ifndef CALCJIT_FEATURE_SET_H_
 #define CALCJIT_FEATURE_SET_H_
 
+#include "calcjit/cxx20.h"
+
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -11,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "calcjit/model_format.h"
 #include "calcjit/schema.h"
 #include "calcjit/status.h"
 
@@ -32,19 +35,6 @@ std::optional<Format> FormatFromName(std::string_view name);
 // By file extension: .calc, .json, .pb, .binpb.
 std::optional<Format> FormatFromPath(std::string_view path);
 std::string_view FormatName(Format format);
-
-// The formats of a model file (spec section 6).
-enum class ModelFormat : unsigned char {
-  kXgboostJson,   // XGBoost save_model("*.json"), booster gbtree
-  kLightgbmText,  // LightGBM text model (v3, v4)
-  kOnnx,          // ONNX: a small float32 MLP (spec 6.4)
-};
-
-// "xgboost", "lightgbm", "onnx" (the text syntax's names).
-std::optional<ModelFormat> ModelFormatFromName(std::string_view name);
-// By file extension: .json (XGBoost), .txt (LightGBM), .onnx.
-std::optional<ModelFormat> ModelFormatFromPath(std::string_view path);
-std::string_view ModelFormatName(ModelFormat format);
 
 // Where the models a set declares come from when it is loaded (spec 6.1).
 struct LoadOptions {
@@ -121,12 +111,14 @@ class FeatureSet {
 
   // A model on its own, as a set ("load a model and infer"): its inputs are
   // the model's features (item scalars named as the file names them, else
-  // f0, f1, ...), its outputs the model's outputs: `margin` for XGBoost,
-  // `raw_score` for LightGBM, `output` for ONNX, with a suffix _0, _1, ...
-  // when there are several (and underscores added should a name be taken by a
-  // feature). The model is called `model` in the set.
+  // f0, f1, ...), its outputs the model's outputs, named as the library
+  // names them (calcjit/model_formats.def: `margin` for XGBoost, `raw_score`
+  // for LightGBM, `output` for ONNX), with a suffix _0, _1, ... when there are
+  // several (and underscores added should a name be taken by a feature). The
+  // model is called `model` in the set.
   static Result<FeatureSet> FromModel(std::string_view bytes, ModelFormat format);
-  // The same from a file; the format comes from the extension unless given.
+  // The same from a file; the format comes from its content or extension
+  // (DetectModelFormat) unless given. Errors name the file.
   static Result<FeatureSet> ReadModel(const std::string& path,
                                       std::optional<ModelFormat> format = std::nullopt);
 

@@ -21,16 +21,25 @@ from ._calcjit import (  # noqa: F401 (re-exported)
     is_backend_available,
     is_isa_supported,
 )
+from . import _calcjit
 from ._calcjit import __version__  # noqa: F401
 from . import _arguments as _args
 from ._groups import query_offsets, query_starts
-from ._pandas import evaluate_dataframe as _evaluate_dataframe
+from ._pandas import evaluate_dataframe as _evaluate_pandas
+from ._arrow import evaluate_arrow as _evaluate_arrow, is_arrow as _is_arrow
+
+
+def _evaluate_dataframe(target, df, group_by=None, outputs=None):
+    """pandas in, pandas out; Arrow (pyarrow, polars) in, the same kind out."""
+    if _is_arrow(df):
+        return _evaluate_arrow(target, df, group_by=group_by, outputs=outputs)
+    return _evaluate_pandas(target, df, group_by=group_by, outputs=outputs)
 
 BACKENDS = ("reference", "vm", "jit", "auto")
 
 __all__ = [
     "BACKENDS", "Diagnostic", "Engine", "Error", "FeatureSet", "Input", "Mismatch",
-    "ServingEngine", "VersionStats", "available_backends", "evaluate_dataframe",
+    "ServingEngine", "VersionStats", "available_backends", "evaluate_arrow", "evaluate_dataframe",
     "from_model", "is_backend_available", "is_isa_supported", "parse", "query_offsets", "query_starts",
     "read_file", "__version__",
 ]
@@ -58,9 +67,15 @@ def parse(data, format=None, *, model_root=None, models=None,
 
 def from_model(model, format: "str | None" = None) -> FeatureSet:
     """A trained model on its own as a set (load a model and infer): `model` is a
-    path (format from the extension unless given) or bytes with `format` one of
-    'xgboost', 'lightgbm', 'onnx'."""
+    path or bytes; its format (one of model_formats()) comes from its content or
+    extension unless given."""
     return FeatureSet.from_model(model, format)
+
+
+def model_formats() -> "list[str]":
+    """The model formats calcjit reads, by the names `format=` and the text syntax
+    use ('xgboost', 'lightgbm', 'onnx', ...)."""
+    return _calcjit.model_formats()
 
 
 def available_backends() -> "list[str]":
@@ -103,7 +118,9 @@ def _evaluate_dataframe_method(self, df, group_by=None, outputs=None):
     """Evaluates over the rows of a pandas DataFrame; returns a DataFrame of the
     outputs (float32 columns, the same index). group_by: a column name or one id
     per row (runs of consecutive equal ids are queries); query inputs are taken
-    from the first row of each query. outputs: the columns to return."""
+    from the first row of each query. outputs: the columns to return. A
+    pyarrow.Table, pyarrow.RecordBatch or polars.DataFrame gives the same kind
+    of table back (see calcjit.evaluate_arrow)."""
     return _evaluate_dataframe(self, df, group_by=group_by, outputs=outputs)
 
 
@@ -124,6 +141,19 @@ def _set_evaluate_dataframe(self, df, group_by=None, outputs=None, backend="auto
 
 
 FeatureSet.evaluate_dataframe = _set_evaluate_dataframe  # type: ignore[assignment]
+
+
+def evaluate_arrow(target, data, group_by=None, outputs=None, keep=None, backend="auto"):
+    """Evaluates a FeatureSet (compiled for `outputs` on `backend`), an Engine or
+    a ServingEngine over a pyarrow.Table, pyarrow.RecordBatch or polars.DataFrame;
+    returns the same kind of table: the `keep` columns as they are, then a
+    float32 column per output. float32 columns without nulls are read in place
+    (no copy); other numeric columns are converted once, nulls becoming NaN.
+    group_by: None (one query), a column name or one id per row."""
+    if isinstance(target, FeatureSet):
+        names = [outputs] if isinstance(outputs, str) else outputs
+        target = target.compile(backend=backend, outputs=names)
+    return _evaluate_arrow(target, data, group_by=group_by, outputs=outputs, keep=keep)
 
 
 def evaluate_dataframe(target, df, group_by=None, outputs=None):
@@ -179,8 +209,8 @@ def _parse_checked(data, format=None, *, model_root=None, models=None,
 
 
 def _from_model_checked(model, format=None):
-    """A trained model on its own as a set: `model` is a path (format from the
-    extension unless given) or bytes with `format` ('xgboost', 'lightgbm', 'onnx')."""
+    """A trained model on its own as a set: `model` is a path or bytes; its format
+    (one of model_formats()) comes from its content or extension unless given."""
     if not isinstance(model, bytes):
         _args.check_path("from_model", "model", model)
     _args.check_optional_str("from_model", "format", format)

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "arrow_columns.h"
 #include "calcjit/calcjit.hpp"
 #include "errors.h"
 #include "evaluation.h"
@@ -225,9 +226,10 @@ void DefineModule(py::module_& module) {
                   "(binary protobuf unless format says otherwise). Models: their bytes by "
                   "name in models (dict of str to bytes), else files under model_root.")
       .def_static("from_model", &SetFromModel, py::arg("model"), py::arg("format") = py::none(),
-                  "A model on its own as a set: a path (format from the extension unless "
-                  "given) or bytes (format required: 'xgboost', 'lightgbm', 'onnx'). Inputs are "
-                  "the model's features, outputs margin / raw_score / output (_0, _1, ...).")
+                  "A model on its own as a set: a path or bytes, its format (one of "
+                  "calcjit.model_formats()) from its content or extension unless given. Inputs "
+                  "are the model's features, outputs named as its library names them (margin, "
+                  "raw_score, ...; _0, _1, ... when several).")
       .def_property_readonly("models", &ModelsOf,
                              "The declared models, as dicts: name, format, path, description, "
                              "features, outputs, feature_names.")
@@ -459,11 +461,20 @@ void DefineModule(py::module_& module) {
       "is_backend_available",
       [](const std::string& name) { return IsBackendAvailable(ParseBackend(name)); },
       py::arg("backend"), "Whether this build and machine can run the backend.");
+  module.def(
+      "model_formats",
+      [] {
+        std::vector<std::string> names;
+        for (ModelFormat format : ModelFormats()) names.emplace_back(ModelFormatName(format));
+        return names;
+      },
+      "The model formats calcjit reads, by name (include/calcjit/model_formats.def).");
   module.def("is_isa_supported", [](const std::string& name) {
     const std::optional<Isa> isa = IsaFromName(name);
     if (!isa) RaiseUserError("unknown isa '" + name + "' (auto, x86-64, avx2 or avx512)");
     return IsIsaSupported(*isa);
   });
+  DefineArrowColumns(module);
 #ifdef CALCJIT_VERSION
   module.attr("__version__") = CALCJIT_VERSION;
 #endif

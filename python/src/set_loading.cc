@@ -134,15 +134,17 @@ FeatureSet SetFromModel(const py::object& model, const std::optional<std::string
   if (format) {
     parsed = ModelFormatFromName(*format);
     if (!parsed)
-      RaiseUserError("unknown model format '" + *format + "' (xgboost, lightgbm or onnx)");
+      RaiseUserError("unknown model format '" + *format + "' (" + ModelFormatNameList() + ")");
   }
   if (py::isinstance<py::bytes>(model)) {
+    const std::string bytes = model.cast<std::string>();
+    if (!parsed) parsed = DetectModelFormat("", bytes);
     if (!parsed) {
       throw py::value_error(
-          "format: a model given as bytes needs its format (xgboost, "
-          "lightgbm or onnx)");
+          "format: the bytes are of no model format calcjit recognizes by "
+          "content; name it (" +
+          ModelFormatNameList() + ")");
     }
-    const std::string bytes = model.cast<std::string>();
     Result<FeatureSet> set = [&] {
       py::gil_scoped_release release;
       return FeatureSet::FromModel(bytes, *parsed);

@@ -4,11 +4,13 @@ on every backend; models by bytes, by model root, on their own; pickling ships
 a set with its models; bad models and bad arguments raise."""
 
 import pickle
+import re
 
 import numpy as np
 import pytest
 
 import calcjit
+from conftest import SOURCE_DIR
 
 xgboost = pytest.importorskip("xgboost")
 
@@ -115,6 +117,20 @@ def test_bad_models_and_bad_arguments(booster_file, tmp_path):
     with pytest.raises(TypeError, match="model_root"):
         calcjit.parse(text, model_root=3)
     with pytest.raises(ValueError, match="format"):
-        calcjit.from_model(path.read_bytes())
+        calcjit.from_model(b"bytes of no model format")
     with pytest.raises(calcjit.Error, match="unknown model format"):
-        calcjit.from_model(path, "catboost")
+        calcjit.from_model(path, "sklearn")
+
+
+def test_bytes_name_their_format_by_content(booster_file):
+    booster, path = booster_file
+    fs = calcjit.from_model(path.read_bytes())
+    x = items(10, 3)
+    out = fs.compile().evaluate({name: x[:, j] for j, name in enumerate(FEATURES)})
+    assert same_bits(out["margin"], xgboost_margins(booster, x))
+
+
+def test_model_formats_are_the_tables_rows():
+    table = (SOURCE_DIR / "include" / "calcjit" / "model_formats.def").read_text()
+    rows = re.findall(r'^CALCJIT_MODEL_FORMAT\(\w+, \d+, "\w+", "(\w+)"', table, re.M)
+    assert rows and calcjit.model_formats() == rows

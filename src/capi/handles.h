@@ -3,7 +3,10 @@
 #ifndef CALCJIT_CAPI_HANDLES_H_
 #define CALCJIT_CAPI_HANDLES_H_
 
+#include <map>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "calcjit/calcjit.h"
 #include "calcjit/calcjit.hpp"
@@ -30,6 +33,9 @@ struct calcjit_session {
   // has results to give.
   calcjit::Session session;
   bool has_results = false;
+  // The floats of Arrow columns that had to be converted
+  // (calcjit_session_bind_input_arrow), by input name: alive while bound.
+  std::map<std::string, std::vector<float>, std::less<>> arrow_copies;
 };
 
 #endif  // CALCJIT_CAPI_HANDLES_H_

@@ -1,5 +1,7 @@
 #include "dsl/float_text.h"
 
+#include "common/number_text.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -36,39 +38,6 @@ bool IsDecimalNumber(std::string_view text) {
   return i == n;
 }
 
-// The power of ten of the first nonzero digit of a decimal accepted by
-// IsDecimalNumber (saturated), so out-of-range values can be classified as too
-// small (negative) or too large without another locale-dependent conversion.
-long DecimalMagnitude(std::string_view text) {
-  long position = 0;  // place value of the next integer digit, found below
-  std::size_t i = 0;
-  std::size_t int_digits = 0;
-  while (i < text.size() && IsDigit(text[i])) ++i, ++int_digits;
-  long first_nonzero = std::numeric_limits<long>::min();
-  for (std::size_t k = 0; k < int_digits; ++k) {
-    if (text[k] != '0') {
-      first_nonzero = static_cast<long>(int_digits - 1 - k);
-      break;
-    }
-  }
-  if (i < text.size() && text[i] == '.') {
-    ++i;
-    for (long j = 1; i < text.size() && IsDigit(text[i]); ++i, ++j) {
-      if (first_nonzero == std::numeric_limits<long>::min() && text[i] != '0') first_nonzero = -j;
-    }
-  }
-  long exponent = 0;
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    ++i;
-    bool negative = false;
-    if (text[i] == '+' || text[i] == '-') negative = text[i++] == '-';
-    for (; i < text.size(); ++i) exponent = std::min(exponent * 10 + (text[i] - '0'), 1L << 40);
-    if (negative) exponent = -exponent;
-  }
-  position = first_nonzero == std::numeric_limits<long>::min() ? 0 : first_nonzero + exponent;
-  return position;
-}
-
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -90,19 +59,12 @@ std::string FormatShortestFloat(float value) {
 
 FloatParse ParseDecimalFloat(std::string_view text, float* value) {
   if (!IsDecimalNumber(text)) return FloatParse::kSyntax;
-  const char* end = text.data() + text.size();
-  const auto result = std::from_chars(text.data(), end, *value, std::chars_format::general);
-  if (result.ec == std::errc::result_out_of_range) {
-    // libstdc++ reports both overflow and underflow-to-zero this way and
-    // leaves the value untouched. A value that rounds to zero is in range
-    // (its nearest float32 is +0): only overflow is an error.
-    if (DecimalMagnitude(text) < 0) {
-      *value = 0.0f;
-      return FloatParse::kOk;
-    }
-    return FloatParse::kOverflow;
-  }
-  if (result.ec != std::errc() || result.ptr != end) return FloatParse::kSyntax;
+  // A value that rounds to zero is in range (its nearest float32 is +0); only
+  // one whose rounding overflows is an error.
+  const std::optional<float> parsed = ParseFloat32(text);
+  if (!parsed) return FloatParse::kSyntax;
+  if (std::isinf(*parsed)) return FloatParse::kOverflow;
+  *value = *parsed;
   return FloatParse::kOk;
 }
 

@@ -1,5 +1,6 @@
 #include "dsl/json_dom.h"
 
+#include "common/json_text.h"
 #include "common/utf8.h"
 
 #include <algorithm>
@@ -14,46 +15,6 @@
 namespace calcjit::dsl {
 
 namespace {
-
-// A character iterator that records how far nlohmann's lexer has read. Its
-// SAX callbacks do not say where a value is, but a number needs its exact
-// text (nlohmann turns "-0" into the integer 0 and rounds decimals to double
-// itself): the lexer reads a number and at most one character after it
-// before the callback, so the text is the run of number characters that ends
-// at or one before the read position.
-class TrackingIterator {
- public:
-  using iterator_category = std::input_iterator_tag;
-  using value_type = char;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const char*;
-  using reference = const char&;
-
-  TrackingIterator(const char* position, const char** read_end)
-      : position_(position), read_end_(read_end) {}
-
-  reference operator*() const { return *position_; }
-  TrackingIterator& operator++() {
-    ++position_;
-    *read_end_ = position_;
-    return *this;
-  }
-  TrackingIterator operator++(int) {
-    TrackingIterator before = *this;
-    ++*this;
-    return before;
-  }
-  bool operator==(const TrackingIterator& other) const { return position_ == other.position_; }
-  bool operator!=(const TrackingIterator& other) const { return position_ != other.position_; }
-
- private:
-  const char* position_;
-  const char** read_end_;
-};
-
-bool IsNumberChar(char c) {
-  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-}
 
 // nlohmann's message without its "[json.exception...] parse error at line x,
 // column y: " prefix: the location is given separately, in characters.
@@ -81,8 +42,8 @@ std::string CleanParseMessage(std::string what) {
 // of open containers.
 class JsonDomBuilder final : public nlohmann::json_sax<nlohmann::json> {
  public:
-  JsonDomBuilder(JsonDom* dom, std::string_view text, const char* const* read_end)
-      : dom_(dom), text_(text), read_end_(read_end) {}
+  JsonDomBuilder(JsonDom* dom, std::string_view text, const JsonCursor* cursor)
+      : dom_(dom), text_(text), cursor_(cursor) {}
 
   bool null() override { return Add(JsonType::kNull); }
   bool boolean(bool value) override { return Add(value ? JsonType::kTrue : JsonType::kFalse); }
@@ -141,13 +102,11 @@ class JsonDomBuilder final : public nlohmann::json_sax<nlohmann::json> {
 
   bool AddNumber() {
     if (!Add(JsonType::kNumber)) return false;
-    const std::size_t read = static_cast<std::size_t>(*read_end_ - text_.data());
-    std::size_t end = read;
-    if (end > 0 && !IsNumberChar(text_[end - 1])) --end;  // the look-ahead character
-    std::size_t begin = end;
-    while (begin > 0 && IsNumberChar(text_[begin - 1])) --begin;
-    dom_->nodes_.back().begin = static_cast<std::uint32_t>(begin);
-    dom_->nodes_.back().size = static_cast<std::uint32_t>(end - begin);
+    // nlohmann turns "-0" into the integer 0 and rounds decimals itself: the
+    // number's exact text, from the shared adapter (common/json_text.h).
+    const std::string_view number = cursor_->NumberTextBefore();
+    dom_->nodes_.back().begin = static_cast<std::uint32_t>(number.data() - text_.data());
+    dom_->nodes_.back().size = static_cast<std::uint32_t>(number.size());
     return true;
   }
 
@@ -177,7 +136,7 @@ class JsonDomBuilder final : public nlohmann::json_sax<nlohmann::json> {
 
   JsonDom* dom_;
   std::string_view text_;
-  const char* const* read_end_;
+  const JsonCursor* cursor_;
   std::vector<std::uint32_t> open_;
   std::uint32_t key_begin_ = 0;
   std::uint32_t key_size_ = 0;
@@ -188,13 +147,15 @@ Result<JsonDom> JsonDom::Parse(std::string_view text) {
   if (text.size() >= 0x7FFFFFFFu) return UserError("a JSON FeatureSet must be smaller than 2 GiB");
   JsonDom dom;
   dom.text_ = text;
-  const char* read_end = text.data();
-  JsonDomBuilder builder(&dom, text, &read_end);
+  JsonCursor cursor;
+  cursor.begin = text.data();
+  cursor.read_end = text.data();
+  JsonDomBuilder builder(&dom, text, &cursor);
+  const char* end = text.data() + text.size();
   bool parsed = false;
   try {
-    parsed =
-        nlohmann::json::sax_parse(TrackingIterator(text.data(), &read_end),
-                                  TrackingIterator(text.data() + text.size(), &read_end), &builder);
+    parsed = nlohmann::json::sax_parse(JsonTextIterator(text.data(), end, &cursor),
+                                       JsonTextIterator(end, end, &cursor), &builder);
   } catch (const std::bad_alloc&) {
     return RuntimeError("out of memory while parsing JSON");
   } catch (const std::exception& e) {

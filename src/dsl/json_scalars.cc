@@ -1,5 +1,7 @@
 #include "dsl/json_scalars.h"
 
+#include "common/number_text.h"
+
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -42,36 +44,6 @@ bool IsJsonNumber(std::string_view text, bool* integral_syntax) {
   return i == n;
 }
 
-// The power of ten of the first nonzero digit of a JSON number (saturated),
-// to tell an underflow from an overflow when from_chars reports either.
-long Magnitude(std::string_view text) {
-  std::size_t i = text[0] == '-' ? 1 : 0;
-  std::size_t int_begin = i;
-  while (i < text.size() && IsDigit(text[i])) ++i;
-  long magnitude = std::numeric_limits<int>::min();
-  for (std::size_t k = int_begin; k < i; ++k) {
-    if (text[k] != '0') {
-      magnitude = static_cast<long>(i - k) - 1;
-      break;
-    }
-  }
-  if (i < text.size() && text[i] == '.') {
-    ++i;
-    for (long place = -1; i < text.size() && IsDigit(text[i]); ++i, --place) {
-      if (magnitude == std::numeric_limits<int>::min() && text[i] != '0') magnitude = place;
-    }
-  }
-  long exponent = 0;
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    ++i;
-    bool negative = false;
-    if (text[i] == '+' || text[i] == '-') negative = text[i++] == '-';
-    for (; i < text.size(); ++i) exponent = std::min(exponent * 10 + (text[i] - '0'), 1L << 40);
-    if (negative) exponent = -exponent;
-  }
-  return magnitude + exponent;
-}
-
 // The number's text: a JSON number, or a string holding one. Sets `special`
 // for the strings "NaN", "Infinity" and "-Infinity".
 std::string NumberText(const JsonDom& dom, const JsonNode& node, std::string_view* text,
@@ -93,15 +65,10 @@ std::string NumberText(const JsonDom& dom, const JsonNode& node, std::string_vie
 
 // The double nearest to a JSON number; false if it overflows the double range.
 bool ToDouble(std::string_view text, double* value) {
-  const auto result =
-      std::from_chars(text.data(), text.data() + text.size(), *value, std::chars_format::general);
-  if (result.ec == std::errc::result_out_of_range) {
-    // libstdc++ reports both overflow and rounding to zero this way.
-    if (Magnitude(text) >= 0) return false;
-    *value = text[0] == '-' ? -0.0 : 0.0;
-    return true;
-  }
-  return result.ec == std::errc() && result.ptr == text.data() + text.size();
+  const std::optional<double> parsed = ParseFloat64(text);
+  if (!parsed || std::isinf(*parsed)) return false;
+  *value = *parsed;
+  return true;
 }
 
 }  // namespace

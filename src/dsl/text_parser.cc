@@ -243,17 +243,6 @@ bool TextParser::ParseInput() {
   return true;
 }
 
-// "'xgboost', 'lightgbm' or 'onnx'": the model formats of the text syntax.
-std::string FormatList() {
-  std::string list;
-  const std::size_t count = std::size(ir::kModelFormats);
-  for (std::size_t i = 0; i < count; ++i) {
-    if (i > 0) list += i + 1 == count ? " or " : ", ";
-    list += "'" + std::string(ir::kModelFormats[i].text_name) + "'";
-  }
-  return list;
-}
-
 // model NAME = FORMAT("PATH");  (spec section 6.1)
 bool TextParser::ParseModelDeclaration() {
   Take();  // model
@@ -269,7 +258,7 @@ bool TextParser::ParseModelDeclaration() {
           ? ir::ModelFormatFromTextName(format_token.text)
           : std::nullopt;
   if (!format) {
-    ErrorAt(format_token, "a model format (" + FormatList() + ")");
+    ErrorAt(format_token, "a model format (" + ModelFormatNameList() + ")");
     return false;
   }
   Take();

@@ -1,23 +1,20 @@
-// The model formats of contract v2 (spec section 6): one row per format, with
-// its number and name in ModelDeclaration.Format and its function in the text
-// syntax. Readers, writers and the printer read this table; the model
-// readers (src/model) dispatch on ModelFormat.
+// The model formats as the readers, writers and printer of sets see them
+// (spec section 6.1): each row of calcjit/model_formats.def with its wire
+// number, its name in ModelDeclaration.Format and its function in the text
+// syntax. The model layer (src/model) reads the other columns of the same rows.
 #ifndef CALCJIT_IR_MODEL_FORMAT_H_
 #define CALCJIT_IR_MODEL_FORMAT_H_
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string_view>
 
+#include "calcjit/model_format.h"
+
 namespace calcjit::ir {
 
-// The values are the wire numbers. FORMAT_UNSPECIFIED (0) is an error
-// wherever it appears, so it is not a ModelFormat.
-enum class ModelFormat : std::uint8_t {
-  kXgboostJson = 1,
-  kLightgbmText = 2,
-  kOnnx = 3,
-};
+using calcjit::ModelFormat;
 
 struct ModelFormatInfo {
   ModelFormat format;
@@ -26,17 +23,16 @@ struct ModelFormatInfo {
 };
 
 inline constexpr ModelFormatInfo kModelFormats[] = {
-    {ModelFormat::kXgboostJson, "XGBOOST_JSON", "xgboost"},
-    {ModelFormat::kLightgbmText, "LIGHTGBM_TEXT", "lightgbm"},
-    {ModelFormat::kOnnx, "ONNX", "onnx"},
+#define CALCJIT_MODEL_FORMAT(Name, number, proto_name, text_name, ...) \
+  {ModelFormat::k##Name, proto_name, text_name},
+#include "calcjit/model_formats.def"
+#undef CALCJIT_MODEL_FORMAT
 };
 
+// FORMAT_UNSPECIFIED (0) is an error wherever it appears, so it is not a
+// ModelFormat.
 constexpr int ProtoNumberOf(ModelFormat format) {
   return static_cast<int>(format);
-}
-
-constexpr const ModelFormatInfo& InfoOf(ModelFormat format) {
-  return kModelFormats[static_cast<int>(format) - 1];
 }
 
 constexpr bool ModelFormatsAreInNumberOrder() {
@@ -45,7 +41,11 @@ constexpr bool ModelFormatsAreInNumberOrder() {
   }
   return true;
 }
-static_assert(ModelFormatsAreInNumberOrder());
+static_assert(ModelFormatsAreInNumberOrder(), "model_formats.def: rows in wire order, from 1");
+
+constexpr const ModelFormatInfo& InfoOf(ModelFormat format) {
+  return kModelFormats[static_cast<int>(format) - 1];
+}
 
 // The format with this ModelDeclaration.Format number (0, FORMAT_UNSPECIFIED,
 // and unknown numbers: none).

@@ -1,7 +1,8 @@
 // The one interface the pipeline sees of a trained model, whatever its
 // format (spec section 6): what the checker and the tools need to know of it,
 // the reference evaluation (the oracle), and the fast evaluation of each
-// instruction-set tier. LoadModel is the table of formats: one reader each.
+// instruction-set tier. LoadModel dispatches on the format table
+// (calcjit/model_formats.def): one reader per row.
 // A loaded model is immutable and shared by threads, engines and versions
 // (the runtime caches them by the hash of their bytes).
 #ifndef CALCJIT_MODEL_MODEL_H_
@@ -15,19 +16,22 @@
 #include <vector>
 
 #include "calcjit/cpu.h"
+#include "calcjit/model_format.h"
 #include "calcjit/status.h"
-#include "ir/model_format.h"
 #include "model/content_hash.h"
 
 namespace calcjit::model {
 
 struct ModelSummary {
-  ir::ModelFormat format = ir::ModelFormat::kXgboostJson;
+  ModelFormat format = ModelFormat::kXgboostJson;
   std::uint32_t feature_count = 0;
   std::uint32_t output_count = 0;
-  // The model's own names of its features (XGBoost's feature_names,
-  // LightGBM's feature_names=), or empty when the file names none.
+  // The model's names of its features (spec 6.1): those its file gives, else
+  // its format's defaults (f0, f1, ... for XGBoost and CatBoost); empty for a
+  // format without defaults whose file names none (ONNX). `model(m)[k]` with
+  // no inputs binds these.
   std::vector<std::string> feature_names;
+  bool names_from_file = false;
   // Splits and leaves of every tree (0 for nets): a set's models may hold at
   // most 2^28 (spec 6.1).
   std::uint64_t tree_nodes = 0;
@@ -72,7 +76,7 @@ class Model {
 // Reads, checks and prepares a model file's bytes (at load, never at
 // evaluation). `file_name` is for messages: every error names the file and
 // where in it (a field path, a line, an offset or a node).
-Result<std::shared_ptr<const Model>> LoadModel(ir::ModelFormat format, std::string_view bytes,
+Result<std::shared_ptr<const Model>> LoadModel(ModelFormat format, std::string_view bytes,
                                                std::string_view file_name);
 
 }  // namespace calcjit::model

@@ -145,7 +145,7 @@ std::vector<DeclaredModel> FeatureSet::Models() const {
     const ir::ModelDecl& decl = set.ir.models[m];
     DeclaredModel info;
     info.name = set.ir.NameOf(decl.name);
-    info.format = internal::PublicFormat(decl.format);
+    info.format = decl.format;
     info.path = decl.path;
     if (m < set.models.size() && set.models[m] != nullptr) {
       const model::ModelSummary& summary = set.models[m]->summary();

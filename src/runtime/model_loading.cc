@@ -21,7 +21,7 @@ WeakCache<model::Model>& ModelCache() {
   return *cache;
 }
 
-std::string CacheKey(ir::ModelFormat format, const model::ContentHash& hash) {
+std::string CacheKey(ModelFormat format, const model::ContentHash& hash) {
   return std::to_string(static_cast<int>(format)) + ":" + hash.ToHex();
 }
 
@@ -69,7 +69,7 @@ Result<ModelBytes> BytesOf(const ir::FeatureSetIr& ir, std::size_t m, const Load
 
 }  // namespace
 
-Result<std::shared_ptr<const model::Model>> LoadModelCached(ir::ModelFormat format,
+Result<std::shared_ptr<const model::Model>> LoadModelCached(ModelFormat format,
                                                             std::string_view bytes,
                                                             std::string_view file_name) {
   const std::string key = CacheKey(format, model::HashModelBytes(bytes));

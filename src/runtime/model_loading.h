@@ -30,20 +30,12 @@ Result<ModelList> LoadModels(const ir::FeatureSetIr& ir, const LoadOptions& opti
 Result<bool> ModelsUnchanged(const ir::CheckedSet& set, const LoadOptions& options);
 
 // One model from its bytes, through the model cache.
-Result<std::shared_ptr<const model::Model>> LoadModelCached(ir::ModelFormat format,
+Result<std::shared_ptr<const model::Model>> LoadModelCached(ModelFormat format,
                                                             std::string_view bytes,
                                                             std::string_view file_name);
 
 // What the checker checks model calls against.
 std::vector<ir::ModelShape> ShapesOf(const ModelList& models);
-
-// The public and the IR's names of a model format (the same order).
-inline ModelFormat PublicFormat(ir::ModelFormat format) {
-  return static_cast<ModelFormat>(static_cast<int>(format) - 1);
-}
-inline ir::ModelFormat IrFormat(ModelFormat format) {
-  return static_cast<ir::ModelFormat>(static_cast<int>(format) + 1);
-}
 
 // How many models were read and prepared in this process (not found in the
 // model cache); tests count them.

@@ -1,19 +1,16 @@
-// Model formats by name, and a model on its own as a set (FeatureSet::
-// FromModel): the "load a model and infer" of the Java and Python frontends.
+// A model on its own as a set (FeatureSet::FromModel): the "load a model and
+// infer" of the Java and Python frontends.
 #include <set>
 
 #include "calcjit/feature_set.h"
-#include "ir/model_format.h"
+#include "model/format_table.h"
+#include "model/tree/ensemble.h"
 #include "runtime/model_files.h"
 #include "runtime/model_loading.h"
 
 namespace calcjit {
 
 namespace {
-
-bool EndsWith(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
 
 // A name in the text syntax: between backquotes, a backquote doubled.
 std::string Quoted(std::string_view name) {
@@ -25,48 +22,11 @@ std::string Quoted(std::string_view name) {
   return out + "`";
 }
 
-// What the model's outputs are called: margins (XGBoost), raw scores
-// (LightGBM), outputs (ONNX), as those libraries name them.
-std::string_view OutputBaseName(ModelFormat format) {
-  switch (format) {
-    case ModelFormat::kXgboostJson:
-      return "margin";
-    case ModelFormat::kLightgbmText:
-      return "raw_score";
-    case ModelFormat::kOnnx:
-      return "output";
-  }
-  return "output";
-}
-
-}  // namespace
-
-std::optional<ModelFormat> ModelFormatFromName(std::string_view name) {
-  const std::optional<ir::ModelFormat> format = ir::ModelFormatFromTextName(name);
-  if (!format) return std::nullopt;
-  return internal::PublicFormat(*format);
-}
-
-std::optional<ModelFormat> ModelFormatFromPath(std::string_view path) {
-  if (EndsWith(path, ".json")) return ModelFormat::kXgboostJson;
-  if (EndsWith(path, ".txt")) return ModelFormat::kLightgbmText;
-  if (EndsWith(path, ".onnx")) return ModelFormat::kOnnx;
-  return std::nullopt;
-}
-
-std::string_view ModelFormatName(ModelFormat format) {
-  return ir::InfoOf(internal::IrFormat(format)).text_name;
-}
-
-namespace {
-
-// FeatureSet::FromModel; `file_name` is what the model's messages call it:
-// its path when it was read from a file, so that every frontend's error says
-// which file.
-Result<FeatureSet> SetFromModel(std::string_view bytes, ModelFormat format,
-                                std::string_view file_name) {
+// FromModel, with the name errors give the model's file.
+Result<FeatureSet> FromModelNamed(std::string_view bytes, ModelFormat format,
+                                  std::string_view file_name) {
   Result<std::shared_ptr<const model::Model>> model =
-      internal::LoadModelCached(internal::IrFormat(format), bytes, file_name);
+      internal::LoadModelCached(format, bytes, file_name);
   if (!model.ok()) return model.status();
   const model::ModelSummary& summary = (*model)->summary();
   // The file's feature names when they make valid, distinct inputs, else f0, f1, ...
@@ -80,7 +40,9 @@ Result<FeatureSet> SetFromModel(std::string_view bytes, ModelFormat format,
       features.push_back("f" + std::to_string(j));
     distinct = std::set<std::string>(features.begin(), features.end());
   }
-  std::string base(OutputBaseName(format));
+  // What the library calls its outputs: margins (XGBoost), raw scores
+  // (LightGBM), ... (the format table's output_name).
+  std::string base(model::RowOf(format).output_name);
   auto output_name = [&](std::uint32_t k) {
     return summary.output_count == 1 ? base : base + "_" + std::to_string(k);
   };
@@ -110,7 +72,7 @@ Result<FeatureSet> SetFromModel(std::string_view bytes, ModelFormat format,
 }  // namespace
 
 Result<FeatureSet> FeatureSet::FromModel(std::string_view bytes, ModelFormat format) {
-  return SetFromModel(bytes, format, "model");
+  return FromModelNamed(bytes, format, "model");
 }
 
 Result<FeatureSet> FeatureSet::ReadModel(const std::string& path,
@@ -118,16 +80,22 @@ Result<FeatureSet> FeatureSet::ReadModel(const std::string& path,
   if (path.find('\0') != std::string::npos) {
     return UserError("the path '" + path + "' contains a NUL character");
   }
-  if (!format) format = ModelFormatFromPath(path);
-  if (!format) {
-    return UserError("cannot tell the model format of '" + path +
-                     "' from its extension (.json XGBoost, .txt LightGBM, .onnx); name it");
-  }
-  // A model file, read as every model file is: a regular file (a FIFO must
-  // not block the call, /dev/zero not be read to the limit), bounded.
+  // A model file, read as every model file is (runtime/model_files.h): a
+  // regular file (a FIFO must not block the call, /dev/zero not be read to
+  // the limit), bounded while reading.
   Result<std::string> contents = internal::ReadModelPath(path);
   if (!contents.ok()) return contents.status();
-  return SetFromModel(*contents, *format, path);
+  if (!format) format = DetectModelFormat(path, *contents);
+  if (!format) {
+    std::string known;
+    for (const model::FormatRow& row : model::kFormatRows) {
+      known += std::string(known.empty() ? "" : ", ") + std::string(row.extensions) + " " +
+               std::string(row.text_name);
+    }
+    return UserError("cannot tell the model format of '" + path +
+                     "' from its content or extension (" + known + "); name it");
+  }
+  return FromModelNamed(*contents, *format, path);
 }
 
 }  // namespace calcjit

@@ -15,13 +15,16 @@ import sys
 RULES = [
     # Public headers: calcjit's own, never LLVM, protobuf or the internals.
     ("include/calcjit", ["calcjit/"]),
-    ("src/common", ["calcjit/"]),
+    # The leaf every stage may share: Status, CPU tiers and the one tier
+    # selection, UTF-8, number text, the JSON position adapter.
+    ("src/common", ["calcjit/", "common/"]),
     ("src/math", ["math/"]),
     # The IR knows no reader, optimizer, backend or runtime.
     ("src/ir", ["calcjit/", "ir/", "math/bits.h", "common/utf8.h"]),
-    ("src/dsl", ["calcjit/", "ir/", "dsl/", "math/bits.h", "common/utf8.h"]),
-    # Models: their own readers and kernels, over the common types.
-    ("src/model", ["calcjit/", "model/", "math/", "ir/model_format.h"]),
+    ("src/dsl", ["calcjit/", "ir/", "dsl/", "math/bits.h", "common/"]),
+    # Models: the format table, their own readers and kernels, over the
+    # common leaf (number text, JSON positions, tier selection).
+    ("src/model", ["calcjit/", "model/", "math/", "common/"]),
     # The optimizer folds constants with the reference interpreter's kernels
     # (the semantics exist once) and prints with the text printer.
     ("src/opt", ["calcjit/", "ir/", "opt/", "math/", "dsl/float_text.h", "dsl/text_printer.h",
@@ -30,7 +33,7 @@ RULES = [
     # the runtime. The shared program and the column kernels serve them all.
     ("src/backend/reference", ["calcjit/", "ir/", "math/", "model/", "backend/executable.h",
                                "backend/reference/"]),
-    ("src/backend/kernels", ["calcjit/", "ir/op", "math/", "model/",
+    ("src/backend/kernels", ["calcjit/", "ir/op", "math/", "model/", "common/tiers.h",
                              "backend/kernels/"]),
     ("src/backend/program", ["calcjit/", "ir/", "math/", "model/", "opt/dag.h",
                              "backend/executable.h", "backend/kernels/", "backend/program/"]),
@@ -103,17 +106,26 @@ def check(root: pathlib.Path, quiet: bool = False) -> int:
 
 
 def self_test() -> int:
-    """The checker must catch what it is for: a backend including another."""
+    """The checker must catch what it is for: a backend including another,
+    and a reader of sets reaching into the model layer (what the two share
+    lives in src/common, which both may include)."""
     import tempfile
-    with tempfile.TemporaryDirectory() as tmp:
-        root = pathlib.Path(tmp)
-        (root / "src/backend/jit").mkdir(parents=True)
-        (root / "src/backend/jit/bad.cc").write_text('#include "backend/vm/vm.h"\n')
-        (root / "src/backend/vm").mkdir(parents=True)
-        (root / "src/backend/vm/good.cc").write_text('#include "backend/program/program.h"\n')
-        if check(root, quiet=True) != 1:
-            print("self test: a JIT file including the VM was not reported")
-            return 1
+    planted = [
+        ("src/backend/jit/bad.cc", '#include "backend/vm/vm.h"\n', True),
+        ("src/backend/vm/good.cc", '#include "backend/program/program.h"\n', False),
+        ("src/dsl/bad.cc", '#include "model/tree/ensemble.h"\n', True),
+        ("src/dsl/good.cc", '#include "common/number_text.h"\n', False),
+        ("src/model/tree/good.cc", '#include "common/json_text.h"\n', False),
+        ("src/model/tree/bad.cc", '#include "dsl/float_text.h"\n', True),
+    ]
+    for path, text, bad in planted:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = pathlib.Path(tmp)
+            (root / path).parent.mkdir(parents=True)
+            (root / path).write_text(text)
+            if check(root, quiet=True) != (1 if bad else 0):
+                print(f"self test: {path} with {text.strip()} was judged wrongly")
+                return 1
     return 0
 
 

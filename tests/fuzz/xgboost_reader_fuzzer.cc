@@ -1,4 +1,4 @@
-// libFuzzer target: the XGBoost JSON model reader (src/model/xgboost_json_reader.cc),
+// libFuzzer target: the XGBoost JSON model reader (src/model/tree/xgboost_reader.cc),
 // the tree checks and the block layout (model::LoadModel) on any bytes, then
 // the evaluation of what they accept (model_check.h). There is no writer of
 // model files, so nothing round-trips.

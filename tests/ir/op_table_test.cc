@@ -88,7 +88,7 @@ TEST(ModelFormats, AreTheSchemasFormats) {
     EXPECT_EQ(ModelFormatFromTextName(info.text_name), info.format);
   }
   EXPECT_FALSE(ModelFormatFromNumber(0));  // FORMAT_UNSPECIFIED is never a format
-  EXPECT_FALSE(ModelFormatFromNumber(4));
+  EXPECT_FALSE(ModelFormatFromNumber(static_cast<int>(std::size(kModelFormats)) + 1));
   EXPECT_FALSE(ModelFormatFromProtoName("FORMAT_UNSPECIFIED"));
 }
 

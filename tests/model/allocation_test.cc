@@ -101,7 +101,7 @@ TEST(AllocationTest, BlockEvaluatorAllocatesNothing) {
     void* scratch =
         storage.data() + (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64;
     for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
-      if (ResolveModelIsa(Isa::kAuto) < isa) continue;
+      if (BestIsa() < isa) continue;
       armed = true;
       allocations = 0;
       Evaluate(prepared, in_ptr.data(), n, out_ptr.data(), scratch, isa);

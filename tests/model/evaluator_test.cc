@@ -15,30 +15,47 @@
 
 #include <gtest/gtest.h>
 
-#include "model/block_evaluator.h"
-#include "model/prepared_model.h"
-#include "model/reference_evaluator.h"
+#include "model/tree/block_evaluator.h"
+#include "model/tree/prepared_model.h"
+#include "model/tree/reference_evaluator.h"
 
 namespace calcjit::model {
 namespace {
 
+// The rules the reader of `format` fills (spec 6.2, 6.3), for hand-built ensembles.
+TreeRules RulesLike(ModelFormat format, std::uint32_t outputs) {
+  TreeRules rules;
+  if (format == ModelFormat::kXgboostJson) {
+    rules.compare = TreeRules::Compare::kLess;
+    rules.categories = TreeRules::Categories::kInSetGoesRight;
+    rules.sum = TreeRules::Sum::kFloat32;
+    for (std::uint32_t k = 0; k < outputs; ++k) rules.base_margin.push_back(0.5f * k - 0.25f);
+  } else {
+    rules.compare = TreeRules::Compare::kLessOrEqual;
+    rules.tiny_as_zero = true;
+    rules.categories = TreeRules::Categories::kInSetGoesLeft;
+    rules.sum = TreeRules::Sum::kFloat64;
+  }
+  return rules;
+}
+
 struct Builder {
   std::mt19937_64 rng;
-  ModelFormat format;
   std::uint32_t num_features;
   std::vector<float> pool;  // thresholds and input values
   TreeEnsemble model;
+  // Every numerical node's missing type is kNan (XGBoost's, CatBoost's), else random.
+  bool nan_missing_only = false;
 
   Builder(std::uint64_t seed, ModelFormat f, std::uint32_t features, std::uint32_t outputs)
-      : rng(seed), format(f), num_features(features) {
+      : rng(seed), num_features(features) {
     model.info.format = f;
     model.info.num_features = features;
     model.info.num_outputs = outputs;
     for (std::uint32_t j = 0; j < features; ++j)
       model.info.feature_names.push_back("f" + std::to_string(j));
-    if (f == ModelFormat::kXgboostJson) {
-      for (std::uint32_t k = 0; k < outputs; ++k) model.base_margin.push_back(0.5f * k - 0.25f);
-    }
+    model.rules = RulesLike(f, outputs);
+    nan_missing_only = f == ModelFormat::kXgboostJson;
     const float specials[] = {0.0f,   -0.0f,    1e-35f, -1e-35f, std::nextafter(1e-35f, 1.0f),
                               1e-45f, -1e-45f,  1.5f,   -2.25f,  3.0f,
                               1e30f,  -3.4e38f, 7.0f,   33.0f,   std::nextafter(1.5f, 0.0f)};
@@ -76,7 +93,7 @@ struct Builder {
       if (!split) {
         node.kind = NodeKind::kLeaf;
         node.value =
-            format == ModelFormat::kXgboostJson
+            model.rules.sum == TreeRules::Sum::kFloat32
                 ? static_cast<double>(static_cast<float>(std::normal_distribution<>(0, 1)(rng)))
                 : std::normal_distribution<>(0, 1)(rng) * (Uniform(8) == 0 ? 1e17 : 1.0);
         model.nodes[tree.first_node + index] = node;
@@ -85,18 +102,15 @@ struct Builder {
       }
       node.feature = Uniform(num_features);
       node.default_left = Uniform(2) == 1;
-      node.missing = format == ModelFormat::kXgboostJson ? MissingType::kNan
-                                                         : static_cast<MissingType>(Uniform(3));
+      node.missing = nan_missing_only ? MissingType::kNan : static_cast<MissingType>(Uniform(3));
       if (Uniform(5) == 0) {
         node.kind = NodeKind::kCategorical;
         node.category_set = AddSet();
       } else {
         node.kind = NodeKind::kNumerical;
         const float t = pool[Uniform(static_cast<std::uint32_t>(pool.size()))];
-        node.value =
-            format == ModelFormat::kXgboostJson
-                ? static_cast<double>(t)
-                : (Uniform(2) ? static_cast<double>(t) : static_cast<double>(t) * (1 + 1e-12));
+        // A float64 threshold between two float32 values, half the time.
+        node.value = Uniform(2) ? static_cast<double>(t) : static_cast<double>(t) * (1 + 1e-12);
       }
       node.left = count++;
       node.right = count++;
@@ -157,7 +171,7 @@ void ExpectSameBits(const std::shared_ptr<const TreeEnsemble>& model, Builder* b
   void* scratch =
       storage.data() + (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64;
   for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
-    if (ResolveModelIsa(Isa::kAuto) < isa) continue;
+    if (BestIsa() < isa) continue;
     for (std::size_t n :
          {rows, std::size_t{0}, std::size_t{1}, std::size_t{9}, std::size_t{63}, std::size_t{65}}) {
       if (n > rows) continue;
@@ -180,23 +194,38 @@ void ExpectSameBits(const std::shared_ptr<const TreeEnsemble>& model, Builder* b
 
 class RandomEnsembleTest : public ::testing::TestWithParam<int> {};
 
+// Every combination of the rules a reader may fill (not only those of the
+// formats of today): the block evaluator follows the data, not the format.
 TEST_P(RandomEnsembleTest, BlockEvaluatorGivesTheReferenceBits) {
   const int seed = GetParam();
-  const ModelFormat format = seed % 2 ? ModelFormat::kLightgbmText : ModelFormat::kXgboostJson;
   const std::uint32_t outputs = 1 + seed % 3;
-  Builder b(static_cast<std::uint64_t>(seed), format, 1 + seed % 7, outputs);
+  Builder b(static_cast<std::uint64_t>(seed), ModelFormat::kLightgbmText, 1 + seed % 7, outputs);
+  TreeRules& rules = b.model.rules;
+  rules.compare = seed % 2 ? TreeRules::Compare::kLessOrEqual : TreeRules::Compare::kLess;
+  rules.tiny_as_zero = seed % 3 == 0;
+  rules.categories =
+      seed % 5 < 3 ? TreeRules::Categories::kInSetGoesLeft : TreeRules::Categories::kInSetGoesRight;
+  rules.sum = (seed / 2) % 2 ? TreeRules::Sum::kFloat32 : TreeRules::Sum::kFloat64;
+  b.nan_missing_only = seed % 7 == 0;
   const int trees = 1 + (seed * 7) % 40;
+  if (rules.sum == TreeRules::Sum::kFloat32) {
+    rules.base_margin.clear();
+    for (std::uint32_t k = 0; k < outputs; ++k) rules.base_margin.push_back(0.5f * k - 0.25f);
+  } else if (seed % 4 == 1) {
+    rules.average_divisor = static_cast<std::uint32_t>(trees) / outputs + 1;
+  } else if (seed % 4 == 2) {
+    rules.scale_and_bias = true;  // CatBoost's scale_and_bias
+    rules.scale = 0.37;
+    for (std::uint32_t k = 0; k < outputs; ++k) rules.bias.push_back(1.0 / 3.0 - k);
+  }
   for (int t = 0; t < trees; ++t) {
     b.AddTree(b.Uniform(12), 0.3 + 0.6 * (t % 3) / 2.0, static_cast<std::uint32_t>(t) % outputs);
-  }
-  if (format == ModelFormat::kLightgbmText && seed % 4 == 1) {
-    b.model.average_divisor = static_cast<std::uint32_t>(trees) / outputs + 1;
   }
   Finish(&b.model);
   ExpectSameBits(std::make_shared<const TreeEnsemble>(b.model), &b, 300);
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, RandomEnsembleTest, ::testing::Range(0, 40));
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomEnsembleTest, ::testing::Range(0, 84));
 
 TEST(BlockEvaluatorTest, DeepChainTrees) {
   // A tree of depth 3,000 (a chain) and a shallow one after it.

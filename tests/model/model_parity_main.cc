@@ -1,8 +1,9 @@
-// calcjit_model_parity MODEL CASES: loads a model (.json: XGBoost, .txt:
-// LightGBM), reads its parity cases and checks that the reference and block
-// evaluators give exactly the expected bits. Exit status 1 on any mismatch.
-// Run by fresh_parity.py on models trained at test time.
+// calcjit_model_parity MODEL CASES: loads a tree model (its format from its
+// content, calcjit::DetectModelFormat), reads its parity cases and checks that the reference and
+// block evaluators give exactly the expected bits. Exit status 1 on any mismatch. Run by
+// fresh_parity.py on models trained at test time.
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "parity_cases.h"
@@ -14,11 +15,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string path = argv[1];
-  const ModelFormat format = path.size() > 5 && path.substr(path.size() - 5) == ".json"
-                                 ? ModelFormat::kXgboostJson
-                                 : ModelFormat::kLightgbmText;
   const std::string bytes = testing::ReadFileBytes(path);
-  auto model = LoadTreeModel(format, bytes, path);
+  const std::optional<calcjit::ModelFormat> format = calcjit::DetectModelFormat(path, bytes);
+  if (!format) {
+    std::fprintf(stderr, "%s: not a model file calcjit recognizes\n", path.c_str());
+    return 1;
+  }
+  auto model = LoadTreeModel(*format, bytes, path);
   if (!model.ok()) {
     std::fprintf(stderr, "%s\n", model.status().ToString().c_str());
     return 1;

@@ -7,14 +7,16 @@
 #include <bit>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "model/block_evaluator.h"
-#include "model/reference_evaluator.h"
-#include "model/tree_model_loader.h"
+#include "model/format_table.h"
+#include "model/tree/block_evaluator.h"
+#include "model/tree/reference_evaluator.h"
+#include "model/tree/tree_model.h"
 
 namespace calcjit::model::testing {
 
@@ -29,6 +31,22 @@ inline std::string ReadFileBytes(const std::string& path) {
   std::ostringstream out;
   out << in.rdbuf();
   return out.str();
+}
+
+// The model file beside a parity case BASE.cases: BASE with the first
+// extension of the format table's (calcjit/model_formats.def) that exists.
+inline std::string ModelFileOf(const std::string& base) {
+  for (const FormatRow& row : kFormatRows) {
+    std::string_view extensions = row.extensions;
+    while (!extensions.empty()) {
+      const std::size_t space = extensions.find(' ');
+      const std::string path = base + std::string(extensions.substr(0, space));
+      if (std::filesystem::exists(path)) return path;
+      if (space == std::string_view::npos) break;
+      extensions.remove_prefix(space + 1);
+    }
+  }
+  return base + " (no model file)";
 }
 
 // Lines "<feature bits> : <output bits>", '#' comments; "" or an error.
@@ -122,7 +140,7 @@ inline std::string CheckParity(const LoadedTreeModel& model, const ParityCases& 
   void* scratch = scratch_storage.data() +
                   (64 - reinterpret_cast<std::uintptr_t>(scratch_storage.data()) % 64) % 64;
   for (Isa isa : tiers) {
-    if (ResolveModelIsa(Isa::kAuto) < isa) continue;  // this CPU lacks the tier
+    if (BestIsa() < isa) continue;  // this CPU lacks the tier
     for (std::size_t split : splits) {
       for (auto& column : outputs) std::fill(column.begin(), column.end(), -12345.0f);
       for (std::size_t first = 0; first < cases.rows || first == 0; first += split) {

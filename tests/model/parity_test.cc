@@ -3,6 +3,8 @@
 // LightGBM models written by hand with raw scores from an independent
 // evaluator (lightgbm_cases.py). Both evaluators, every tier, every bit.
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,10 +28,11 @@ class ParityTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ParityTest, EveryBitAsTheLibrary) {
   const std::string base = std::string(CALCJIT_MODEL_DATA_DIR) + "/" + GetParam();
-  const bool xgboost = std::filesystem::exists(base + ".json");
-  const std::string path = base + (xgboost ? ".json" : ".txt");
-  auto model = LoadTreeModel(xgboost ? ModelFormat::kXgboostJson : ModelFormat::kLightgbmText,
-                             testing::ReadFileBytes(path), path);
+  const std::string path = testing::ModelFileOf(base);
+  const std::string bytes = testing::ReadFileBytes(path);
+  const std::optional<ModelFormat> format = DetectModelFormat(path, bytes);
+  ASSERT_TRUE(format) << path;
+  auto model = LoadTreeModel(*format, bytes, path);
   ASSERT_TRUE(model.ok()) << model.status().ToString();
   testing::ParityCases cases;
   ASSERT_EQ(testing::ReadCases(base + ".cases", (*model)->info().num_features,
@@ -41,6 +44,35 @@ TEST_P(ParityTest, EveryBitAsTheLibrary) {
 
 INSTANTIATE_TEST_SUITE_P(Data, ParityTest, ::testing::ValuesIn(CaseNames()),
                          [](const auto& param_info) { return param_info.param; });
+
+}  // namespace
+}  // namespace calcjit::model
+
+namespace calcjit::model {
+namespace {
+
+// Every row of the format table has a parity case: a model file of that
+// format with the bits its own library gives (tests/model/data for the tree
+// formats, tests/model/onnx/data for nets). A format added without one fails
+// here, as an operator without a conformance case fails Conformance.
+TEST(ModelFormats, EveryRowHasAParityCase) {
+  std::map<ModelFormat, std::vector<std::string>> cases;
+  for (const char* folder : {CALCJIT_MODEL_DATA_DIR, CALCJIT_ONNX_DATA_DIR}) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(folder)) {
+      if (entry.path().extension() != ".cases") continue;
+      const std::string base = (entry.path().parent_path() / entry.path().stem()).string();
+      const std::string path = testing::ModelFileOf(base);
+      const std::optional<ModelFormat> format =
+          DetectModelFormat(path, testing::ReadFileBytes(path));
+      if (format) cases[*format].push_back(path);
+    }
+  }
+  for (const FormatRow& row : kFormatRows) {
+    EXPECT_FALSE(cases[row.format].empty())
+        << "the format '" << row.text_name << "' has no parity case (a model file of it beside "
+        << "a .cases file of its library's outputs, in tests/model/data)";
+  }
+}
 
 }  // namespace
 }  // namespace calcjit::model

@@ -10,9 +10,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "model/lightgbm_text_reader.h"
-#include "model/reference_evaluator.h"
-#include "model/xgboost_json_reader.h"
+#include "model/tree/lightgbm_reader.h"
+#include "model/tree/reference_evaluator.h"
+#include "model/tree/xgboost_reader.h"
 
 namespace calcjit::model {
 namespace {
@@ -75,7 +75,7 @@ TEST(XgboostReaderTest, ReadsAValidModel) {
   EXPECT_EQ(DescribeModel(model->info), "xgboost: 1 tree, depth 1, 2 features, 1 output");
   EXPECT_THAT(model->info.feature_names, ::testing::ElementsAre("f0", "f1"));
   EXPECT_FALSE(model->info.names_from_file);
-  EXPECT_EQ(model->base_margin, std::vector<float>{0.5f});
+  EXPECT_EQ(model->rules.base_margin, std::vector<float>{0.5f});
   EXPECT_EQ(Margin(*model, 0, 0.25f), -0.5f);
   EXPECT_EQ(Margin(*model, 0, 0.5f), 2.5f);  // equality goes right
   EXPECT_EQ(Margin(*model, 0, NAN), -0.5f);  // default left
@@ -88,12 +88,12 @@ TEST(XgboostReaderTest, FeatureNamesAndBaseScoreForms) {
                       "ranker.json");
   ASSERT_TRUE(named.ok()) << named.status().ToString();
   EXPECT_THAT(named->info.feature_names, ::testing::ElementsAre("price", "clicks"));
-  EXPECT_EQ(named->base_margin, std::vector<float>{0.5f});
+  EXPECT_EQ(named->rules.base_margin, std::vector<float>{0.5f});
   Result<TreeEnsemble> array = ReadXgboostJson(
       Model(std::string("[") + kTree + "]", "[0]", "reg:squarederror", R"(["2.5E-1"])"),
       "ranker.json");
   ASSERT_TRUE(array.ok()) << array.status().ToString();
-  EXPECT_EQ(array->base_margin, std::vector<float>{0.25f});
+  EXPECT_EQ(array->rules.base_margin, std::vector<float>{0.25f});
   EXPECT_THAT(XgboostError(
                   Model(std::string("[") + kTree + "]", "[0]", "reg:squarederror", R"(["1","2"])")),
               HasSubstr("learner.learner_model_param.base_score[1]: base_score has more than one "

@@ -283,11 +283,17 @@ TEST_F(ModelsTest, AModelOnItsOwn) {
   EXPECT_EQ(models[0].output_count, 4u);
   EXPECT_EQ(set->ModelBytes(0), Slurp(folder_ / "m.json"));
   EXPECT_TRUE(set->ModelBytes(1).empty());
-  // An unknown extension needs the format.
+  // An unknown extension: the content tells (an XGBoost file starts with
+  // its learner), or the caller names the format.
   fs::copy_file(folder_ / "m.json", folder_ / "m.model");
-  EXPECT_FALSE(FeatureSet::ReadModel((folder_ / "m.model").string()).ok());
+  EXPECT_TRUE(FeatureSet::ReadModel((folder_ / "m.model").string()).ok());
   EXPECT_TRUE(
       FeatureSet::ReadModel((folder_ / "m.model").string(), ModelFormat::kXgboostJson).ok());
+  { std::ofstream(folder_ / "unknown.bin") << "neither extension nor content says"; }
+  Result<FeatureSet> unknown = FeatureSet::ReadModel((folder_ / "unknown.bin").string());
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("name it"), std::string::npos)
+      << unknown.status().message();
 }
 
 // Regression (issue 26, cause 2): a model file of 15 bytes or fewer fits in a

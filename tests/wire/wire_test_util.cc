@@ -527,7 +527,7 @@ ir::FeatureSetIr RandomIr(Choices& choices, std::uint32_t max_depth, bool allow_
     static const char* const kPaths[] = {"ranker.json", "", "models/a \"b\" \\c.txt", "/abs/m.onnx",
                                          "größe\t\r.json"};
     const ir::NameId name = builder.Intern(kNames[choices.Below(std::size(kNames))]);
-    const auto format = static_cast<ir::ModelFormat>(1 + choices.Below(3));
+    const auto format = ir::kModelFormats[choices.Below(std::size(ir::kModelFormats))].format;
     builder.AddModel(ir::ModelDecl{name, kPaths[choices.Below(std::size(kPaths))], format, {}});
   }
   const std::uint32_t feature_count = 1 + choices.Below(3);

@@ -1,16 +1,11 @@
 #include "backend/kernels/kernels.h"
 
+#include "common/tiers.h"
+
 namespace calcjit::kernels {
 
 const KernelTable& KernelsFor(Isa isa) {
-  switch (isa) {
-    case Isa::kAvx512:
-      return avx512::Kernels();
-    case Isa::kAvx2:
-      return avx2::Kernels();
-    default:
-      return baseline::Kernels();
-  }
+  return ForIsa(isa, &baseline::Kernels, &avx2::Kernels, &avx512::Kernels)();
 }
 
 }  // namespace calcjit::kernels

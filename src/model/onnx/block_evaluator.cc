@@ -1,23 +1,12 @@
 #include "model/onnx/block_evaluator.h"
 
+#include "common/tiers.h"
 #include "math/fp_env.h"
 
 namespace calcjit::model {
 
-Isa ResolveNetIsa(Isa isa) {
-  if (isa == Isa::kAuto || !IsIsaSupported(isa)) return BestIsa();
-  return isa;
-}
-
 EvaluateNetFn NetEvaluatorFor(Isa isa) {
-  switch (ResolveNetIsa(isa)) {
-    case Isa::kAvx512:
-      return &avx512::Evaluate;
-    case Isa::kAvx2:
-      return &avx2::Evaluate;
-    default:
-      return &baseline::Evaluate;
-  }
+  return ForIsa<EvaluateNetFn>(isa, &baseline::Evaluate, &avx2::Evaluate, &avx512::Evaluate);
 }
 
 std::size_t EvaluateScratchBytes(const PreparedNet& net, std::size_t) {

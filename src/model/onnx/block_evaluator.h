@@ -60,10 +60,8 @@ void Evaluate(const PreparedNet& net, const float* const* feature_columns, std::
               float* const* output_columns, void* scratch);
 }
 
-// The tier's evaluator that `isa` resolves to on this CPU.
+// The tier's evaluator for `isa` (kAuto: the best this CPU has).
 EvaluateNetFn NetEvaluatorFor(Isa isa);
-// kAuto: the best tier; otherwise `isa` if the CPU supports it, else the best.
-Isa ResolveNetIsa(Isa isa);
 
 }  // namespace calcjit::model
 

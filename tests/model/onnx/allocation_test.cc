@@ -14,7 +14,7 @@
 
 #include "calcjit/cpu.h"
 #include "model/onnx/block_evaluator.h"
-#include "model/onnx/loader.h"
+#include "model/onnx/net_model.h"
 #include "tests/model/onnx/net_cases.h"
 
 extern "C" {

@@ -16,7 +16,7 @@
 
 #include "calcjit/cpu.h"
 #include "model/onnx/block_evaluator.h"
-#include "model/onnx/loader.h"
+#include "model/onnx/net_model.h"
 #include "model/onnx/reader.h"
 #include "tests/model/onnx/net_cases.h"
 

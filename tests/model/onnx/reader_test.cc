@@ -7,7 +7,7 @@
 #include <string>
 
 #include "model/content_hash.h"
-#include "model/onnx/loader.h"
+#include "model/onnx/net_model.h"
 #include "model/onnx/reader.h"
 #include "tests/model/onnx/net_cases.h"
 

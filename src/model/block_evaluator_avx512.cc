@@ -1,3 +1,0 @@
-// The block evaluator for the avx512 tier (compile flags: src/model/CMakeLists.txt).
-#define CALCJIT_MODEL_TIER avx512
-#include "model/block_evaluator_impl.h"

@@ -1,0 +1,276 @@
+// The block evaluator, written once and compiled once per tier: each
+// block_evaluator_<tier>.cc defines CALCJIT_MODEL_TIER (the namespace) and
+// includes this file with its own -march flags (src/model/CMakeLists.txt).
+// Everything here has internal linkage, so the linker never mixes tiers.
+#ifndef CALCJIT_MODEL_TIER
+#error "define CALCJIT_MODEL_TIER before including block_evaluator_impl.h"
+#endif
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "model/tree/block_evaluator.h"
+#include "model/tree/reference_evaluator.h"
+
+namespace calcjit::model::CALCJIT_MODEL_TIER {
+
+namespace {
+
+constexpr std::size_t kBlock = PreparedModel::kBlockItems;
+// Items walked together through one tree: eight chains of dependent loads
+// that the CPU overlaps (measured: four leave latency exposed, sixteen spill
+// the indices out of the sixteen integer registers).
+constexpr std::size_t kLanes = 8;
+constexpr std::uint32_t kNanLowKey = 0;
+constexpr std::uint32_t kNanHighKey = 0xFFFFFFFFu;
+// 1e-35f, TreeRules::tiny_as_zero's bound (kTinyAsZeroBound) as float32 bits.
+constexpr std::uint32_t kTinyBits = std::bit_cast<std::uint32_t>(1e-35f);
+constexpr std::uint32_t kPositiveZeroKey = 0x80000000u;
+
+inline std::uint32_t Bits(float x) {
+  return std::bit_cast<std::uint32_t>(x);
+}
+inline bool IsNanBits(std::uint32_t bits) {
+  return (bits & 0x7FFFFFFFu) > 0x7F800000u;
+}
+
+// The keys of a numerical slot (SlotKind's first eight): tiny values as +0
+// (kTiny), +-0 as missing (kZeroMissing), missing at the top of the key range
+// and the others shifted down by one (kHigh) or at 0.
+template <bool kTiny, bool kZeroMissing, bool kHigh>
+void MakeNumericalKeys(const float* column, std::size_t count, std::uint32_t* keys) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint32_t b = Bits(column[i]);
+    std::uint32_t key = OrderKey(b);
+    if constexpr (kTiny) key = (b & 0x7FFFFFFFu) <= kTinyBits ? kPositiveZeroKey : key;
+    bool missing = IsNanBits(b);
+    if constexpr (kZeroMissing) missing = missing || key == kPositiveZeroKey;
+    if constexpr (kHigh) {
+      keys[i] = missing ? kNanHighKey : key - 1;
+    } else {
+      keys[i] = missing ? kNanLowKey : key;
+    }
+  }
+}
+
+// The keys of one slot for the items of one block (count <= kBlock; the rest
+// of the block's keys are 0).
+void MakeKeys(const TreeEnsemble& model, const Slot& slot, const float* column, std::size_t count,
+              std::uint32_t* keys) {
+  switch (slot.kind) {
+    case SlotKind::kNanLow:
+      MakeNumericalKeys<false, false, false>(column, count, keys);
+      break;
+    case SlotKind::kNanHigh:
+      MakeNumericalKeys<false, false, true>(column, count, keys);
+      break;
+    case SlotKind::kZeroMissingLow:
+      MakeNumericalKeys<false, true, false>(column, count, keys);
+      break;
+    case SlotKind::kZeroMissingHigh:
+      MakeNumericalKeys<false, true, true>(column, count, keys);
+      break;
+    case SlotKind::kTinyNanLow:
+      MakeNumericalKeys<true, false, false>(column, count, keys);
+      break;
+    case SlotKind::kTinyNanHigh:
+      MakeNumericalKeys<true, false, true>(column, count, keys);
+      break;
+    case SlotKind::kTinyZeroMissingLow:
+      MakeNumericalKeys<true, true, false>(column, count, keys);
+      break;
+    case SlotKind::kTinyZeroMissingHigh:
+      MakeNumericalKeys<true, true, true>(column, count, keys);
+      break;
+    case SlotKind::kCategoryInSetRight: {
+      // TreeRules::Categories::kInSetGoesRight, as reference_evaluator.cc
+      // (after tiny values count as +0, where a rule says so: -1e-36 is then
+      // category 0, not a negative one).
+      TreeNode node;
+      node.category_set = slot.category_set;
+      const bool tiny_as_zero = model.rules.tiny_as_zero;
+      for (std::size_t i = 0; i < count; ++i) {
+        float x = column[i];
+        if (tiny_as_zero && (Bits(x) & 0x7FFFFFFFu) <= kTinyBits) x = 0.0f;
+        bool left;
+        if (x != x) {
+          left = slot.default_left;
+        } else if (x < 0.0f || x >= 16777216.0f) {
+          left = true;
+        } else {
+          left = !model.CategoryInSet(node, static_cast<std::uint64_t>(x));
+        }
+        keys[i] = left ? 0 : 1;
+      }
+      break;
+    }
+    case SlotKind::kCategoryInSetLeft: {
+      // Tiny values truncate to category 0 whether or not they count as +0.
+      TreeNode node;
+      node.category_set = slot.category_set;
+      for (std::size_t i = 0; i < count; ++i) {
+        const float x = column[i];
+        bool left = false;
+        // NaN, a negative truncation, or a category beyond 2^32: right.
+        if (x == x && x > -1.0f && x < 4294967296.0f) {
+          left = model.CategoryInSet(node, static_cast<std::uint64_t>(x));
+        }
+        keys[i] = left ? 0 : 1;
+      }
+      break;
+    }
+  }
+  for (std::size_t i = count; i < kBlock; ++i) keys[i] = 0;
+}
+
+// The leaf positions (relative to the tree's first node) that kLanes items
+// reach: `keys` is the block's key area at the group's first item.
+inline void WalkLanes(const FastNode* nodes, std::uint32_t depth, const unsigned char* keys,
+                      std::uint32_t* leaf) {
+  std::uint32_t index[kLanes];
+  for (std::size_t l = 0; l < kLanes; ++l) index[l] = 0;
+  for (std::uint32_t d = 0; d < depth; ++d) {
+#pragma GCC unroll 8
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const FastNode node = nodes[index[l]];
+      std::uint32_t key;
+      std::memcpy(&key, keys + (std::size_t{node.slot} << PreparedModel::kSlotShift) + l * 4,
+                  sizeof key);
+      index[l] += node.child_delta + static_cast<std::uint32_t>(key < node.threshold_key);
+    }
+  }
+  for (std::size_t l = 0; l < kLanes; ++l) leaf[l] = index[l];
+}
+
+// The same for a tree in heap order: from position 1, `depth` steps; returns
+// the leaf index (position - 2^depth).
+inline void WalkHeap(const HeapNode* nodes, std::uint32_t depth, const unsigned char* keys,
+                     std::uint32_t* leaf) {
+  // 64-bit positions, so that none is zero-extended before it addresses a
+  // node: each step is two loads of the node, a compare with the key in
+  // memory, and setb/movzx/lea (six instructions in the x86-64-v3 build).
+  std::size_t index[kLanes];
+  for (std::size_t l = 0; l < kLanes; ++l) index[l] = 1;
+  for (std::uint32_t d = 0; d < depth; ++d) {
+#pragma GCC unroll 8
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const HeapNode node = nodes[index[l]];
+      std::uint32_t key;
+      std::memcpy(&key, keys + node.key_offset + l * 4, sizeof key);
+      index[l] += index[l] + static_cast<std::size_t>(key < node.threshold_key);
+    }
+  }
+  for (std::size_t l = 0; l < kLanes; ++l) {
+    leaf[l] = static_cast<std::uint32_t>(index[l] - (std::size_t{1} << depth));
+  }
+}
+
+template <typename Sum>
+void RunPass(const PreparedModel& prepared, const float* const* columns, std::size_t first,
+             std::size_t count, Sum* const* sums, const unsigned char* keys) {
+  const TreeEnsemble& model = prepared.ensemble();
+  const std::size_t slot_bytes = kBlock * sizeof(std::uint32_t);
+  const std::size_t block_bytes = prepared.slots().size() * slot_bytes;
+  const std::size_t blocks = (count + kBlock - 1) / kBlock;
+  const FastNode* all_nodes = prepared.nodes().data();
+  const auto& chunks = prepared.chunk_starts();
+  for (std::size_t c = 0; c + 1 < chunks.size(); ++c) {
+    for (std::size_t b = 0; b < blocks; ++b) {
+      const std::size_t block_first = b * kBlock;
+      const std::size_t in_block = count - block_first < kBlock ? count - block_first : kBlock;
+      const unsigned char* block_keys = keys + b * block_bytes;
+      for (std::uint32_t t = chunks[c]; t < chunks[c + 1]; ++t) {
+        const FastTree& tree = prepared.trees()[t];
+        Sum* out = sums[tree.output] + block_first;
+        if (tree.reference_tree >= 0) {
+          const Tree& big = model.trees[static_cast<std::size_t>(tree.reference_tree)];
+          for (std::size_t i = 0; i < in_block; ++i) {
+            const std::uint32_t leaf = ReferenceLeaf(model, big, columns, first + block_first + i);
+            out[i] += static_cast<Sum>(model.node(big, leaf).value);
+          }
+          continue;
+        }
+        const Sum* leaves;
+        if constexpr (sizeof(Sum) == sizeof(float)) {
+          leaves = prepared.float_leaves().data();
+        } else {
+          leaves = prepared.double_leaves().data();
+        }
+        if (tree.heap) {
+          const HeapNode* nodes = prepared.heap_nodes().data() + tree.first_node;
+          leaves += tree.first_leaf;
+          for (std::size_t g = 0; g < in_block; g += kLanes) {
+            std::uint32_t leaf[kLanes];
+            WalkHeap(nodes, tree.depth, block_keys + g * sizeof(std::uint32_t), leaf);
+            const std::size_t lanes = in_block - g < kLanes ? in_block - g : kLanes;
+            for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[leaf[l]];
+          }
+          continue;
+        }
+        const FastNode* nodes = all_nodes + tree.first_node;
+        leaves += tree.first_leaf;
+        for (std::size_t g = 0; g < in_block; g += kLanes) {
+          std::uint32_t leaf[kLanes];
+          WalkLanes(nodes, tree.depth, block_keys + g * sizeof(std::uint32_t), leaf);
+          const std::size_t lanes = in_block - g < kLanes ? in_block - g : kLanes;
+          for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[leaf[l]];
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void Evaluate(const PreparedModel& prepared, const float* const* columns, std::size_t n,
+              float* const* outputs, void* scratch) {
+  const TreeEnsemble& model = prepared.ensemble();
+  const std::size_t pass_items = prepared.items_per_pass();
+  const std::size_t num_slots = prepared.slots().size();
+  const std::uint32_t num_outputs = model.info.num_outputs;
+  const bool float64 = prepared.sums_float64();
+  const ScratchLayout& layout = prepared.scratch_layout();
+  auto* keys = static_cast<unsigned char*>(scratch);
+  double* double_sums = reinterpret_cast<double*>(keys + layout.sums_offset);
+  void* pointer_area = keys + layout.pointers_offset;
+
+  for (std::size_t first = 0; first < n; first += pass_items) {
+    const std::size_t count = n - first < pass_items ? n - first : pass_items;
+    const std::size_t blocks = (count + kBlock - 1) / kBlock;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      const std::size_t block_first = b * kBlock;
+      const std::size_t in_block = count - block_first < kBlock ? count - block_first : kBlock;
+      unsigned char* block_keys = keys + b * num_slots * kBlock * sizeof(std::uint32_t);
+      for (std::size_t s = 0; s < num_slots; ++s) {
+        const Slot& slot = prepared.slots()[s];
+        MakeKeys(model, slot, columns[slot.feature] + first + block_first, in_block,
+                 reinterpret_cast<std::uint32_t*>(block_keys + s * kBlock * sizeof(std::uint32_t)));
+      }
+    }
+    if (float64) {
+      double** sums = static_cast<double**>(pointer_area);
+      for (std::uint32_t k = 0; k < num_outputs; ++k) {
+        sums[k] = double_sums + std::size_t{k} * pass_items;
+        for (std::size_t i = 0; i < count; ++i) sums[k][i] = 0.0;
+      }
+      RunPass<double>(prepared, columns, first, count, sums, keys);
+      for (std::uint32_t k = 0; k < num_outputs; ++k) {
+        for (std::size_t i = 0; i < count; ++i) {
+          outputs[k][first + i] = model.rules.FinishFloat64(sums[k][i], k);
+        }
+      }
+    } else {
+      float** sums = static_cast<float**>(pointer_area);
+      for (std::uint32_t k = 0; k < num_outputs; ++k) {
+        sums[k] = outputs[k] + first;
+        const float base = model.rules.base_margin[k];
+        for (std::size_t i = 0; i < count; ++i) sums[k][i] = base;
+      }
+      RunPass<float>(prepared, columns, first, count, sums, keys);
+    }
+  }
+}
+
+}  // namespace calcjit::model::CALCJIT_MODEL_TIER

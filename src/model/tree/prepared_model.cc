@@ -1,0 +1,296 @@
+#include "model/tree/prepared_model.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <new>
+#include <tuple>
+#include <utility>
+
+#include "math/fp_env.h"
+
+namespace calcjit::model {
+
+namespace {
+
+constexpr std::size_t kChunkBytes = 16 * 1024;
+constexpr std::size_t kPassBytes = 1024 * 1024;
+constexpr std::uint32_t kMaxFastTreeNodes = 65535;
+constexpr std::uint32_t kMaxHeapDepth = 10;
+
+std::uint32_t FloatKey(float x) {
+  return OrderKey(std::bit_cast<std::uint32_t>(x));
+}
+
+// The largest float32 at or below t, and the smallest at or above it (t is
+// not NaN).
+float RoundDownToFloat(double t) {
+  float f = static_cast<float>(t);
+  if (static_cast<double>(f) > t) f = std::nextafter(f, -INFINITY);
+  return f;
+}
+float RoundUpToFloat(double t) {
+  float f = static_cast<float>(t);
+  if (static_cast<double>(f) < t) f = std::nextafter(f, INFINITY);
+  return f;
+}
+
+// The slot kind of a numerical split's keys: where NaN goes (nan_left),
+// whether +-0 goes to the other side of where its value would (zero_missing),
+// and whether tiny values count as 0.
+SlotKind NumericalKind(bool tiny_as_zero, bool zero_missing, bool nan_left) {
+  static constexpr SlotKind kKinds[2][2][2] = {
+      {{SlotKind::kNanHigh, SlotKind::kNanLow},
+       {SlotKind::kZeroMissingHigh, SlotKind::kZeroMissingLow}},
+      {{SlotKind::kTinyNanHigh, SlotKind::kTinyNanLow},
+       {SlotKind::kTinyZeroMissingHigh, SlotKind::kTinyZeroMissingLow}}};
+  return kKinds[tiny_as_zero][zero_missing][nan_left];
+}
+
+class SlotTable {
+ public:
+  std::uint16_t Get(const Slot& slot) {
+    const auto key = std::make_tuple(static_cast<int>(slot.kind), slot.default_left, slot.feature,
+                                     slot.category_set);
+    auto it = index_.find(key);
+    if (it != index_.end()) return it->second;
+    const std::size_t index = slots_.size();
+    if (index > UINT16_MAX) {
+      overflow_ = true;
+      return 0;
+    }
+    slots_.push_back(slot);
+    index_.emplace(key, static_cast<std::uint16_t>(index));
+    return static_cast<std::uint16_t>(index);
+  }
+  bool overflow() const { return overflow_; }
+  std::vector<Slot> Take() { return std::move(slots_); }
+
+ private:
+  std::map<std::tuple<int, bool, std::uint32_t, std::uint32_t>, std::uint16_t> index_;
+  std::vector<Slot> slots_;
+  bool overflow_ = false;
+};
+
+// The slot and threshold key of one split (see prepared_model.h).
+FastNode SplitNode(const TreeEnsemble& model, const TreeNode& node, SlotTable* slots) {
+  const TreeRules& rules = model.rules;
+  FastNode out{};
+  Slot slot;
+  slot.feature = node.feature;
+  if (node.kind == NodeKind::kCategorical) {
+    const bool in_set_right = rules.categories == TreeRules::Categories::kInSetGoesRight;
+    slot.kind = in_set_right ? SlotKind::kCategoryInSetRight : SlotKind::kCategoryInSetLeft;
+    slot.category_set = node.category_set;
+    // kInSetGoesLeft sends NaN right whatever default_left says.
+    slot.default_left = in_set_right && node.default_left;
+    out.slot = slots->Get(slot);
+    out.threshold_key = 1;  // key 0: left
+    return out;
+  }
+  // left iff key < threshold key. For x <= t: key(RoundDown(t)) + 1; the
+  // largest key of a non-NaN float is key(+inf) = 0xFF800000, so no wrap.
+  const bool less = rules.compare == TreeRules::Compare::kLess;
+  const std::uint32_t key =
+      less ? FloatKey(RoundUpToFloat(node.value)) : FloatKey(RoundDownToFloat(node.value)) + 1;
+  const bool zero_goes_left = less ? 0.0 < node.value : 0.0 <= node.value;
+  bool nan_left = false;
+  bool zero_missing = false;
+  switch (node.missing) {
+    case MissingType::kNone:  // NaN as 0
+      nan_left = zero_goes_left;
+      break;
+    case MissingType::kNan:
+      nan_left = node.default_left;
+      break;
+    case MissingType::kZero:  // NaN as 0, and 0 to the default side
+      nan_left = node.default_left;
+      zero_missing = zero_goes_left != node.default_left;
+      break;
+  }
+  slot.kind = NumericalKind(rules.tiny_as_zero, zero_missing, nan_left);
+  out.threshold_key = nan_left ? key : key - 1;
+  out.slot = slots->Get(slot);
+  return out;
+}
+
+}  // namespace
+
+void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool float64,
+                               void* slot_table, PreparedModel* prepared, FastTree* fast) {
+  auto* slots = static_cast<SlotTable*>(slot_table);
+  const std::uint32_t depth = fast->depth;
+  const std::size_t size = std::size_t{1} << depth;
+  fast->heap = true;
+  fast->first_node = static_cast<std::uint32_t>(prepared->heap_nodes_.size());
+  prepared->heap_nodes_.resize(prepared->heap_nodes_.size() + size, HeapNode{0, 0});
+  if (float64) {
+    fast->first_leaf = static_cast<std::uint32_t>(prepared->double_leaves_.size());
+    prepared->double_leaves_.resize(prepared->double_leaves_.size() + size);
+  } else {
+    fast->first_leaf = static_cast<std::uint32_t>(prepared->float_leaves_.size());
+    prepared->float_leaves_.resize(prepared->float_leaves_.size() + size);
+  }
+  // at[h]: the canonical node at heap position h (a leaf stands for all its
+  // heap descendants).
+  std::vector<std::uint32_t> at(2 * size, 0);
+  for (std::size_t h = 1; h < 2 * size; ++h) {
+    const TreeNode& node = model.node(tree, at[h]);
+    if (h >= size) {
+      if (float64) {
+        prepared->double_leaves_[fast->first_leaf + h - size] = node.value;
+      } else {
+        prepared->float_leaves_[fast->first_leaf + h - size] = static_cast<float>(node.value);
+      }
+      continue;
+    }
+    if (h * 2 < 2 * size) {
+      at[2 * h] = node.kind == NodeKind::kLeaf ? at[h] : node.right;
+      at[2 * h + 1] = node.kind == NodeKind::kLeaf ? at[h] : node.left;
+    }
+    HeapNode& out = prepared->heap_nodes_[fast->first_node + h];
+    if (node.kind == NodeKind::kLeaf) {
+      out = HeapNode{0, 0};  // never less than 0: both children are this leaf
+      continue;
+    }
+    const FastNode split = SplitNode(model, node, slots);
+    out = HeapNode{split.threshold_key, std::uint32_t{split.slot} << kSlotShift};
+  }
+}
+
+Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble> model_ptr) {
+  const math::ScopedFpEnv fp_env;
+  const TreeEnsemble& model = *model_ptr;
+  PreparedModel prepared;
+  prepared.ensemble_ = std::move(model_ptr);
+  const bool float64 = model.rules.sum == TreeRules::Sum::kFloat64;
+  // Slot 0 always exists: leaves read it (and ignore the key).
+  const Slot first_slot{NumericalKind(model.rules.tiny_as_zero, false, true), false, 0, 0};
+  try {
+    SlotTable slots;
+    slots.Get(first_slot);
+    std::vector<std::uint32_t> position;  // canonical node -> breadth-first position
+    std::deque<std::uint32_t> queue;
+    for (std::size_t t = 0; t < model.trees.size(); ++t) {
+      const Tree& tree = model.trees[t];
+      FastTree fast;
+      fast.output = tree.output;
+      fast.depth = tree.depth;
+      fast.first_node = static_cast<std::uint32_t>(prepared.nodes_.size());
+      // Reached nodes (deleted XGBoost nodes are not) in breadth-first order:
+      // a split at position p has its children at p + delta (right) and
+      // p + delta + 1 (left).
+      std::uint32_t count = 0;
+      queue.assign(1, 0);
+      std::vector<std::uint32_t> order;
+      while (!queue.empty()) {
+        const std::uint32_t index = queue.front();
+        queue.pop_front();
+        order.push_back(index);
+        ++count;
+        const TreeNode& node = model.node(tree, index);
+        if (node.kind != NodeKind::kLeaf) {
+          queue.push_back(node.right);
+          queue.push_back(node.left);
+        }
+      }
+      if (count > kMaxFastTreeNodes) {
+        fast.reference_tree = static_cast<std::int64_t>(t);
+        fast.depth = 0;
+        prepared.trees_.push_back(fast);
+        continue;
+      }
+      const std::size_t leaf_bytes = float64 ? sizeof(double) : sizeof(float);
+      if (fast.depth <= kMaxHeapDepth && (std::size_t{2} << fast.depth) <= 4 * count + 8) {
+        LayOutHeap(model, tree, float64, &slots, &prepared, &fast);
+        fast.bytes = static_cast<std::uint32_t>((std::size_t{1} << fast.depth) *
+                                                (sizeof(HeapNode) + leaf_bytes));
+        prepared.trees_.push_back(fast);
+        continue;
+      }
+      fast.bytes = static_cast<std::uint32_t>(count * (sizeof(FastNode) + leaf_bytes));
+      position.assign(tree.num_nodes, 0);
+      for (std::uint32_t p = 0; p < count; ++p) position[order[p]] = p;
+      const std::size_t base = prepared.nodes_.size();
+      prepared.nodes_.resize(base + count);
+      fast.first_leaf = static_cast<std::uint32_t>(float64 ? prepared.double_leaves_.size()
+                                                           : prepared.float_leaves_.size());
+      if (float64) {
+        prepared.double_leaves_.resize(fast.first_leaf + count, 0.0);
+      } else {
+        prepared.float_leaves_.resize(fast.first_leaf + count, 0.0f);
+      }
+      for (std::uint32_t p = 0; p < count; ++p) {
+        const TreeNode& node = model.node(tree, order[p]);
+        FastNode& out = prepared.nodes_[base + p];
+        if (node.kind == NodeKind::kLeaf) {
+          out = FastNode{0, 0, 0};  // never less than 0: stays here
+          if (float64) {
+            prepared.double_leaves_[fast.first_leaf + p] = node.value;
+          } else {
+            prepared.float_leaves_[fast.first_leaf + p] = static_cast<float>(node.value);
+          }
+          continue;
+        }
+        out = SplitNode(model, node, &slots);
+        // Breadth-first order puts the children next to each other after p.
+        out.child_delta = static_cast<std::uint16_t>(position[node.right] - p);
+      }
+      prepared.trees_.push_back(fast);
+    }
+    if (slots.overflow()) {
+      // More (feature, treatment) pairs than 16-bit slots address: every
+      // tree goes through the reference walk.
+      prepared.reference_only_ = true;
+      prepared.nodes_.clear();
+      prepared.heap_nodes_.clear();
+      prepared.float_leaves_.clear();
+      prepared.double_leaves_.clear();
+      for (std::size_t t = 0; t < prepared.trees_.size(); ++t) {
+        prepared.trees_[t].reference_tree = static_cast<std::int64_t>(t);
+        prepared.trees_[t].first_node = 0;
+        prepared.trees_[t].depth = 0;
+        prepared.trees_[t].heap = false;
+        prepared.trees_[t].bytes = 0;
+      }
+      slots = SlotTable();
+      slots.Get(first_slot);
+    }
+    prepared.slots_ = slots.Take();
+
+    // Chunks of consecutive trees of about kChunkBytes.
+    std::size_t bytes = 0;
+    prepared.chunk_starts_.push_back(0);
+    for (std::size_t t = 0; t < prepared.trees_.size(); ++t) {
+      const std::size_t tree_bytes = prepared.trees_[t].bytes;
+      if (bytes > 0 && bytes + tree_bytes > kChunkBytes) {
+        prepared.chunk_starts_.push_back(static_cast<std::uint32_t>(t));
+        bytes = 0;
+      }
+      bytes += tree_bytes;
+    }
+    prepared.chunk_starts_.push_back(static_cast<std::uint32_t>(prepared.trees_.size()));
+
+    // Items per pass: the keys of every slot and (Sum::kFloat64) the float64 sums
+    // of every output for that many items should take about kPassBytes.
+    const std::size_t per_block =
+        PreparedModel::kBlockItems * (prepared.slots_.size() * sizeof(std::uint32_t) +
+                                      (float64 ? model.info.num_outputs * sizeof(double) : 0));
+    const std::size_t blocks = std::clamp<std::size_t>(kPassBytes / per_block, 1, 16);
+    prepared.items_per_pass_ = blocks * PreparedModel::kBlockItems;
+    auto round_up = [](std::size_t size) { return (size + 63) / 64 * 64; };
+    ScratchLayout& layout = prepared.scratch_layout_;
+    layout.sums_offset = prepared.items_per_pass_ * prepared.slots_.size() * sizeof(std::uint32_t);
+    layout.pointers_offset = round_up(
+        layout.sums_offset +
+        (float64 ? prepared.items_per_pass_ * model.info.num_outputs * sizeof(double) : 0));
+    layout.total_bytes = round_up(layout.pointers_offset + model.info.num_outputs * sizeof(void*));
+  } catch (const std::bad_alloc&) {
+    return RuntimeError("out of memory preparing the model");
+  }
+  return prepared;
+}
+
+}  // namespace calcjit::model

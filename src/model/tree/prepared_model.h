@@ -1,0 +1,167 @@
+// A tree ensemble laid out for the block evaluator (block_evaluator.h).
+//
+// Every decision becomes one unsigned compare `key < threshold_key`: before
+// the trees run, each input column a model reads is turned, block by block,
+// into order-preserving uint32 keys ("slots") in scratch memory, one slot per
+// (feature, way of treating NaN and zero) the model uses:
+//
+//   key(x) = bits(x) | 0x80000000 for x >= +0, ~bits(x) for x < 0, -0 as +0,
+//
+// so that x < y iff key(x) < key(y) for non-NaN floats. NaN becomes key 0 in
+// a slot whose nodes send it left, and the keys shift down by one with NaN at
+// 0xFFFFFFFF in a slot whose nodes send it right: a default direction costs
+// nothing at evaluation. The other rules of TreeRules and TreeNode (tiny
+// values as 0, NaN as 0 unless the missing type is NaN, zero as missing) are
+// further ways of making keys; `x < t` is `key(x) < key(smallest float32 >= t)`
+// and `x <= t` in float64 is `key(x) < key(largest float32 <= t) + 1`. A
+// categorical split reads a slot whose key is 0 (left) or 1 (right),
+// computed per item from the category set. A leaf compares against 0 (never
+// less) and points to itself.
+//
+// Nodes are 8 bytes: the threshold key, the slot, and the offset from the
+// node to its pair of children (right child first, left child second), so
+// `next = node + delta + (key < threshold)`. Each tree is laid out in
+// breadth-first order from its root and walked for exactly its depth: an item
+// that reaches a leaf early stays there. Trees are grouped into chunks of
+// about 16 KiB of nodes and leaves, so that a chunk stays in the L1 cache
+// (with one block's keys) while every block of a pass runs through it:
+// measured on the 500-tree benchmark model, 16 KiB chunks take 5.4-5.7 ns
+// per tree-row where 384 KiB (L2-sized) took 8.4-9.8.
+//
+// A shallow tree that is not too sparse (depth <= 10, 2^depth at most four
+// times its node count) is laid out in heap order instead: position h has its
+// children at 2h (right) and 2h + 1 (left), a leaf above the last level is
+// padded with never-less splits down to it, and a node is just the threshold
+// key and the byte offset of its slot, so `next = 2 * h + (key < threshold)`:
+// no child offset to add and no slot to shift (docs/PERFORMANCE.md, run M).
+//
+// Immutable once built; shared by threads.
+#ifndef CALCJIT_MODEL_TREE_PREPARED_MODEL_H_
+#define CALCJIT_MODEL_TREE_PREPARED_MODEL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "calcjit/status.h"
+#include "model/tree/ensemble.h"
+
+namespace calcjit::model {
+
+struct FastNode {
+  std::uint32_t threshold_key;
+  std::uint16_t slot;
+  std::uint16_t child_delta;
+};
+static_assert(sizeof(FastNode) == 8);
+
+// How a slot's keys are made from its feature's column (TreeRules,
+// TreeNode::missing and default_left).
+enum class SlotKind : std::uint8_t {
+  kNanLow,           // NaN -> 0, others key
+  kNanHigh,          // NaN -> 0xFFFFFFFF, others key - 1
+  kZeroMissingLow,   // NaN and +-0 -> 0, others key
+  kZeroMissingHigh,  // NaN and +-0 -> 0xFFFFFFFF, others key - 1
+  kTinyNanLow,       // the four above with |x| <= 1e-35f as +0 first
+  kTinyNanHigh,      // (TreeRules::tiny_as_zero)
+  kTinyZeroMissingLow,
+  kTinyZeroMissingHigh,
+  kCategoryInSetRight,  // 0 if TreeRules::Categories::kInSetGoesRight goes left, else 1
+  kCategoryInSetLeft,   // the same for kInSetGoesLeft
+};
+
+struct Slot {
+  SlotKind kind;
+  bool default_left = false;  // kCategoryInSetRight: where NaN goes
+  std::uint32_t feature = 0;
+  std::uint32_t category_set = 0;  // categorical kinds
+};
+
+// A node of a tree laid out in heap order (see PreparedModel).
+struct HeapNode {
+  std::uint32_t threshold_key;
+  std::uint32_t key_offset;  // slot << kSlotShift: bytes from the block's keys
+};
+static_assert(sizeof(HeapNode) == 8);
+
+struct FastTree {
+  std::uint32_t first_node = 0;  // into PreparedModel::nodes and leaf values
+  std::uint32_t depth = 0;       // steps every item takes
+  std::uint32_t output = 0;
+  // Heap layout: the tree's splits are heap_nodes()[first_node + h] for heap
+  // positions h in [1, 2^depth), its leaves *_leaves()[first_leaf + h - 2^depth].
+  bool heap = false;
+  std::uint32_t first_leaf = 0;
+  std::uint32_t bytes = 0;  // of nodes and leaves, for grouping into chunks
+  // A tree too large for 16-bit child offsets (over 65,535 nodes) is walked
+  // by the reference evaluator: same bits, slower. -1 otherwise.
+  std::int64_t reference_tree = -1;
+};
+
+// Where Evaluate keeps what it computes, in bytes from the (64-byte aligned)
+// start of the caller's scratch: a pass's slot keys (block by block, slot by
+// slot), the float64 sums of TreeRules::Sum::kFloat64 (output by output), and
+// a pointer per output.
+struct ScratchLayout {
+  std::size_t sums_offset = 0;
+  std::size_t pointers_offset = 0;
+  std::size_t total_bytes = 0;
+};
+
+class PreparedModel {
+ public:
+  // Items per block: the slot keys of a block are slot * kBlockItems * 4
+  // bytes apart.
+  static constexpr std::size_t kBlockItems = 64;
+  static constexpr unsigned kSlotShift = 8;  // log2(kBlockItems * sizeof(uint32_t))
+
+  static Result<PreparedModel> Prepare(std::shared_ptr<const TreeEnsemble> model);
+
+  const TreeEnsemble& ensemble() const { return *ensemble_; }
+  const ModelInfo& info() const { return ensemble_->info; }
+  const TreeRules& rules() const { return ensemble_->rules; }
+  bool sums_float64() const { return ensemble_->rules.sum == TreeRules::Sum::kFloat64; }
+
+  const std::vector<FastNode>& nodes() const { return nodes_; }
+  const std::vector<HeapNode>& heap_nodes() const { return heap_nodes_; }
+  const std::vector<float>& float_leaves() const { return float_leaves_; }     // Sum::kFloat32
+  const std::vector<double>& double_leaves() const { return double_leaves_; }  // Sum::kFloat64
+  const std::vector<Slot>& slots() const { return slots_; }
+  const std::vector<FastTree>& trees() const { return trees_; }
+  // Tree chunk c is trees [chunk_starts[c], chunk_starts[c + 1]).
+  const std::vector<std::uint32_t>& chunk_starts() const { return chunk_starts_; }
+  // Items evaluated together between chunks (a multiple of kBlockItems).
+  std::size_t items_per_pass() const { return items_per_pass_; }
+  // The whole model goes through the reference evaluator (more than 65,535
+  // slots): same bits, slower.
+  bool reference_only() const { return reference_only_; }
+  const ScratchLayout& scratch_layout() const { return scratch_layout_; }
+
+ private:
+  // One tree in heap order; `slot_table` is the SlotTable of Prepare.
+  static void LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool float64,
+                         void* slot_table, PreparedModel* prepared, FastTree* fast);
+
+  std::shared_ptr<const TreeEnsemble> ensemble_;
+  std::vector<FastNode> nodes_;
+  std::vector<HeapNode> heap_nodes_;
+  std::vector<float> float_leaves_;
+  std::vector<double> double_leaves_;
+  std::vector<Slot> slots_;
+  std::vector<FastTree> trees_;
+  std::vector<std::uint32_t> chunk_starts_;
+  std::size_t items_per_pass_ = kBlockItems;
+  bool reference_only_ = false;
+  ScratchLayout scratch_layout_;
+};
+
+// The order-preserving key of a non-NaN float (see above).
+inline std::uint32_t OrderKey(std::uint32_t bits) {
+  if (bits == 0x80000000u) bits = 0;  // -0 as +0
+  return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+}
+
+}  // namespace calcjit::model
+
+#endif  // CALCJIT_MODEL_TREE_PREPARED_MODEL_H_
