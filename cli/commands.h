@@ -41,10 +41,19 @@ struct EvalOptions {
   std::string group_by;
   std::vector<std::string> keep;
   // With group_by: rows read at a time (whole batches; tests make it small).
-  std::size_t chunk_bytes = std::size_t{16} << 20;
-  // With group_by: chunks evaluated at once (main.cc makes 0 all cores).
+  // 0: 16 MiB, or a quarter of the budget's text allowance when that is less.
+  std::size_t chunk_bytes = 0;
+  // With group_by: chunks evaluated at once, 1 to kMaxThreads.
   std::size_t threads = 1;
+  // The memory the input may take (cli/csv_input.h); 0: DefaultMemoryBudget().
+  std::uint64_t memory_budget = 0;
+  // Show progress on stderr even when it is not a terminal.
+  bool progress = false;
 };
+
+// The most --threads: a chunk each in flight (their memory is within the
+// budget whatever the count; more threads than this only cost stacks).
+inline constexpr std::size_t kMaxThreads = 256;
 
 struct DumpOptions {
   SetSource set;
@@ -70,7 +79,8 @@ struct ExplainOptions {
   std::size_t row = 0;  // 1-based data row
   std::string group_by;
   std::string backend = "auto";
-  std::size_t trees = 3;  // trees of each model whose path is shown
+  std::size_t trees = 3;            // trees of each model whose path is shown
+  std::uint64_t memory_budget = 0;  // as for eval
 };
 
 struct BenchOptions {

@@ -18,14 +18,17 @@ Result<FeatureSet> LoadSet(const SetSource& source) {
   return FeatureSet::ReadFile(source.path, format, options);
 }
 
-Status OpenInput(const std::string& path, std::ifstream* file) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    return UserError("the input '" + path + "' is a directory, not a CSV file");
+std::vector<std::string> InputFiles(const SetSource& source, const FeatureSet& set,
+                                    const std::vector<std::string>& more) {
+  std::vector<std::string> files = {source.path};
+  std::filesystem::path root = source.model_root;
+  if (root.empty()) root = std::filesystem::path(source.path).parent_path();
+  for (const DeclaredModel& model : set.Models()) {
+    const std::filesystem::path path = model.path;
+    files.push_back(path.is_absolute() || root.empty() ? path.string() : (root / path).string());
   }
-  file->open(path, std::ios::binary);
-  if (!*file) return RuntimeError("cannot open '" + path + "'");
-  return Status::Ok();
+  files.insert(files.end(), more.begin(), more.end());
+  return files;
 }
 
 std::string ForTerminal(std::string_view text) {

@@ -2,9 +2,9 @@
 #ifndef CALCJIT_CLI_COMMON_H_
 #define CALCJIT_CLI_COMMON_H_
 
-#include <fstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "calcjit/calcjit.hpp"
 #include "cli/commands.h"
@@ -13,9 +13,12 @@ namespace calcjit::cli {
 
 Result<FeatureSet> LoadSet(const SetSource& source);
 
-// Opens a CSV input for reading; a directory (which the stream would read as
-// empty) is refused by name.
-Status OpenInput(const std::string& path, std::ifstream* file);
+// Every file a command reads, for OutputFile to protect: the set file, the
+// model files its declarations name (under the model root, as the library
+// resolves them; read or not: print and graph must not replace them
+// either), then `more` (a CSV input).
+std::vector<std::string> InputFiles(const SetSource& source, const FeatureSet& set,
+                                    const std::vector<std::string>& more = {});
 
 // A name or field for a terminal: C0 and C1 control characters (a NUL, an
 // ESC that starts a terminal escape sequence, U+009B) as \xNN, so that a

@@ -178,7 +178,8 @@ std::string CsvEvaluation::Render(bool header) const {
 Result<std::size_t> CsvEvaluation::Column(const std::string& name, std::string_view what) const {
   const auto it = column_of_.find(name);
   if (it == column_of_.end()) {
-    return UserError(std::string(what) + " column '" + name + "' is not in the input's header");
+    return UserError(std::string(what) + " column '" + name + "' is not in the input's header" +
+                     DidYouMean(name, table_.header()));
   }
   if (std::find(duplicated_.begin(), duplicated_.end(), name) != duplicated_.end()) {
     return UserError("column '" + name + "' appears more than once in the input's header");
@@ -192,7 +193,8 @@ Result<InputColumns> CsvEvaluation::ColumnsOf(const InputInfo& input) const {
     if (column_of_.count(input.name) == 0) {
       if (input.default_value) return result;
       return UserError("input '" + input.name +
-                       "' has no column in the input file and no default value");
+                       "' has no column in the input file and no default value" +
+                       DidYouMean(input.name, table_.header()));
     }
     Result<std::size_t> column = Column(input.name, "input");
     if (!column.ok()) return column.status();

@@ -4,66 +4,23 @@
 // is written). Where inputs come from is summarized in docs/CLI.md; the
 // binding rules are the runtime's. With --group-by the chunks of whole groups
 // are evaluated on --threads threads, written in input order.
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstdio>
 #include <deque>
-#include <fstream>
 #include <future>
-#include <iostream>
-#include <limits>
 #include <new>
 #include <optional>
-#include <sstream>
-#include <unordered_map>
 
 #include "cli/common.h"
 #include "cli/csv.h"
 #include "cli/csv_evaluation.h"
+#include "cli/csv_input.h"
 #include "cli/group_chunks.h"
 #include "cli/output_file.h"
+#include "cli/progress.h"
 
 namespace calcjit::cli {
 
 namespace {
-
-// "items per second" on stderr while evaluating, when stderr is a terminal
-// (redirected output and tests see nothing).
-class Progress {
- public:
-  Progress() : enabled_(isatty(STDERR_FILENO) == 1), start_(Clock::now()), last_(start_) {}
-
-  void Add(std::size_t items) {
-    items_ += items;
-    if (!enabled_) return;
-    const Clock::time_point now = Clock::now();
-    if (now - last_ < std::chrono::milliseconds(250)) return;
-    last_ = now;
-    Print('\r');
-  }
-
-  void Finish() {
-    if (enabled_ && last_ != start_) Print('\n');
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-
-  void Print(char end) const {
-    const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
-    std::fprintf(stderr, "calcjit eval: %zu items, %.2f M items/s   %c", items_,
-                 seconds > 0 ? static_cast<double>(items_) / seconds / 1e6 : 0.0, end);
-    std::fflush(stderr);
-  }
-
-  bool enabled_;
-  Clock::time_point start_;
-  Clock::time_point last_;
-  std::size_t items_ = 0;
-};
 
 Status WithFileName(const Status& status, const std::string& file) {
   std::vector<Diagnostic> diagnostics = status.diagnostics();
@@ -113,50 +70,60 @@ std::optional<std::size_t> GroupColumn(const std::string& header, const std::str
 // stream through. With several threads each chunk is parsed, evaluated and
 // rendered on a thread of its own while this thread reads the next ones; the
 // chunks are written in input order, and the first failing chunk in input
-// order is the error reported, as with one thread.
-Status StreamByGroup(const Engine& engine, const EvalOptions& options, std::istream& in,
-                     OutputFile& out, Progress& progress) {
-  std::string header;
+// order is the error reported, as with one thread. The text of the chunks in
+// flight stays within the memory budget (group_chunks.h): when the reader
+// needs room it has the oldest chunk finished first.
+Status StreamByGroup(const Engine& engine, const EvalOptions& options, CsvInput& in,
+                     const MemoryBudget& budget, OutputFile& out, Progress& progress) {
   std::size_t header_lines = 0;
-  if (!ReadCsvRecord(in, &header, &header_lines)) {
-    return UserError("the input has no header row");
-  }
-  const std::optional<std::size_t> group_column = GroupColumn(header, options.group_by);
-  GroupChunkReader reader(in, header, group_column, options.chunk_bytes);
+  Result<std::string> header = ReadHeader(in, budget, &header_lines);
+  if (!header.ok()) return header.status();
+  const std::optional<std::size_t> group_column = GroupColumn(*header, options.group_by);
+  GroupChunkReader reader(in, *header, header_lines, group_column, options.chunk_bytes, budget);
   const std::size_t threads = std::max<std::size_t>(options.threads, 1);
-  auto write = [&](const ChunkOutput& chunk) -> Status {
+  struct InFlight {
+    std::future<ChunkOutput> output;
+    std::size_t text_bytes;
+    std::uint64_t done_bytes;  // input bytes behind it, for progress
+  };
+  std::deque<InFlight> in_flight;  // in input order
+  std::uint64_t in_flight_bytes = 0;
+  auto write = [&](const ChunkOutput& chunk, std::uint64_t done_bytes) -> Status {
     CALCJIT_RETURN_IF_ERROR(chunk.status);
-    progress.Add(chunk.rows);
+    progress.Add(chunk.rows, done_bytes);
     return out.Append(chunk.csv);
   };
-  std::deque<std::future<ChunkOutput>> in_flight;  // in input order
-  GroupChunk chunk;
+  // Finishes the oldest chunk in flight (the futures left wait in their
+  // destructors should it fail).
+  auto finish_oldest = [&]() -> Status {
+    if (in_flight.empty()) return InternalError("no chunk in flight to make room");
+    InFlight oldest = std::move(in_flight.front());
+    in_flight.pop_front();
+    in_flight_bytes -= oldest.text_bytes;
+    return write(oldest.output.get(), oldest.done_bytes);
+  };
   while (true) {
-    const bool more = reader.Next(&chunk);
-    if (in.bad()) return RuntimeError("cannot read '" + options.input + "'");
-    if (!more) break;
+    Result<std::optional<GroupChunk>> next = reader.Next(in_flight_bytes, finish_oldest);
+    if (!next.ok()) return next.status();
+    if (!*next) break;
+    GroupChunk& chunk = **next;
+    const std::uint64_t done_bytes = in.consumed();
     if (threads == 1) {
-      CALCJIT_RETURN_IF_ERROR(write(EvaluateChunk(engine, options, chunk)));
+      CALCJIT_RETURN_IF_ERROR(write(EvaluateChunk(engine, options, chunk), done_bytes));
       continue;
     }
     // At most `threads` chunks are evaluated at once; this thread waits for
-    // the oldest before it reads another (memory stays a few chunks).
-    while (in_flight.size() >= threads) {
-      const ChunkOutput done = in_flight.front().get();
-      in_flight.pop_front();
-      CALCJIT_RETURN_IF_ERROR(write(done));  // the futures left wait in their destructors
-    }
-    in_flight.push_back(
-        std::async(std::launch::async, [&engine, &options, owned = std::move(chunk)] {
-          return EvaluateChunk(engine, options, owned);
-        }));
-    chunk = GroupChunk();
+    // the oldest before it reads another.
+    while (in_flight.size() >= threads) CALCJIT_RETURN_IF_ERROR(finish_oldest());
+    const std::size_t text_bytes = chunk.text.size();
+    in_flight_bytes += text_bytes;
+    in_flight.push_back({std::async(std::launch::async,
+                                    [&engine, &options, owned = std::move(chunk)] {
+                                      return EvaluateChunk(engine, options, owned);
+                                    }),
+                         text_bytes, done_bytes});
   }
-  while (!in_flight.empty()) {
-    const ChunkOutput done = in_flight.front().get();
-    in_flight.pop_front();
-    CALCJIT_RETURN_IF_ERROR(write(done));
-  }
+  while (!in_flight.empty()) CALCJIT_RETURN_IF_ERROR(finish_oldest());
   return Status::Ok();
 }
 
@@ -167,6 +134,16 @@ int RunEval(const EvalOptions& options) {
     ReportError(status);
     return 1;
   };
+  const MemoryBudget budget{options.memory_budget != 0 ? options.memory_budget
+                                                       : DefaultMemoryBudget()};
+  EvalOptions chunked = options;
+  if (chunked.chunk_bytes == 0) {
+    chunked.chunk_bytes = static_cast<std::size_t>(
+        std::min<std::uint64_t>(std::uint64_t{16} << 20, budget.text() / 4));
+  } else if (chunked.chunk_bytes > budget.text()) {
+    return fail(UserError("--chunk-bytes must be at most " + std::to_string(budget.text()) +
+                          " (the memory budget's text allowance)"));
+  }
   const Result<FeatureSet> set = LoadSet(options.set);
   if (!set.ok()) return fail(set.status());
   const std::optional<Backend> backend = BackendFromName(options.backend);
@@ -180,33 +157,46 @@ int RunEval(const EvalOptions& options) {
   const Result<Engine> engine = Engine::Compile(*set, engine_options);
   if (!engine.ok()) return fail(engine.status());
 
-  // Opened first: an output that is an input is refused before any work.
+  // Opened first: an output that is an input (the set, a model, the CSV) is
+  // refused before any work.
   OutputFile out;
-  if (Status opened = out.Open(options.output, {options.set.path, options.input}); !opened.ok()) {
+  if (Status opened = out.Open(options.output, InputFiles(options.set, *set, {options.input}));
+      !opened.ok()) {
     return fail(opened);
   }
-  std::ifstream file;
-  if (Status opened = OpenInput(options.input, &file); !opened.ok()) return fail(opened);
-  Progress progress;
+  CsvInput input;
+  if (Status opened = input.Open(options.input); !opened.ok()) return fail(opened);
+  Progress progress(options.progress, input.size());
   if (!options.group_by.empty()) {
-    Status status = StreamByGroup(*engine, options, file, out, progress);
-    progress.Finish();
+    Status status = StreamByGroup(*engine, chunked, input, budget, out, progress);
     if (!status.ok()) return fail(WithFileName(status, options.input));
+    progress.Finish();
     if (Status committed = out.Commit(); !committed.ok()) return fail(committed);
     return 0;
   }
 
-  // Without --group-by the whole file is one batch: it must fit in memory.
+  // Without --group-by the whole file is one batch: it must fit the budget.
   try {
-    std::ostringstream contents;
-    contents << file.rdbuf();
-    const Result<CsvTable> table = ParseCsv(contents.str());
+    std::string contents;
+    Result<CsvInput::Read> read = input.ReadAll(&contents, budget.text());
+    if (!read.ok()) return fail(WithFileName(read.status(), options.input));
+    if (*read == CsvInput::Read::kTooLong) {
+      return fail(UserError(
+          "'" + options.input + "' is larger than " + ShowBytes(budget.text()) +
+          ", the most CSV text one batch may have within the memory budget of " +
+          ShowBytes(budget.bytes) +
+          " (--memory-budget; parsed and evaluated, text takes up to 16 times its size); with "
+          "--group-by COLUMN the file is streamed batch by batch"));
+    }
+    const Result<CsvTable> table = ParseCsv(contents);
     if (!table.ok()) return fail(WithFileName(table.status(), options.input));
     CsvEvaluation evaluation(*engine, *table);
     Status status = evaluation.Bind(options);
-    if (status.ok()) status = evaluation.Run([&](std::size_t n) { progress.Add(n); });
-    progress.Finish();
+    if (status.ok()) {
+      status = evaluation.Run([&](std::size_t n) { progress.Add(n, input.consumed()); });
+    }
     if (!status.ok()) return fail(WithFileName(status, options.input));
+    progress.Finish();
     Status written = out.Append(evaluation.Render());
     if (written.ok()) written = out.Commit();
     if (!written.ok()) return fail(written);

@@ -6,14 +6,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 #include "cli/common.h"
 #include "cli/csv.h"
 #include "cli/csv_evaluation.h"
+#include "cli/csv_input.h"
 #include "cli/dependencies.h"
 
 namespace calcjit::cli {
@@ -50,7 +49,8 @@ int RunExplain(const ExplainOptions& options) {
   if (!set.ok()) return fail(set.status());
   const std::optional<std::size_t> target = set->schema().FindOutput(options.feature);
   if (!target) {
-    return fail(UserError("unknown feature '" + options.feature + "': the set does not define it"));
+    return fail(UserError("unknown feature '" + options.feature + "': the set does not define it" +
+                          DidYouMean(options.feature, set->schema().outputs)));
   }
   const FeatureGraph graph = Analyze(*set, {static_cast<std::uint32_t>(*target)});
   // Every feature FEATURE depends on, in evaluation order, FEATURE last.
@@ -70,11 +70,21 @@ int RunExplain(const ExplainOptions& options) {
   const Result<Engine> engine = Engine::Compile(*set, engine_options);
   if (!engine.ok()) return fail(engine.status());
 
-  std::ifstream file;
-  if (Status opened = OpenInput(options.input, &file); !opened.ok()) return fail(opened);
-  std::ostringstream contents;
-  contents << file.rdbuf();
-  const Result<CsvTable> table = ParseCsv(contents.str());
+  // The whole file is read (the row's batch may be anywhere in it), within
+  // the memory budget as for eval without --group-by.
+  const MemoryBudget budget{options.memory_budget != 0 ? options.memory_budget
+                                                       : DefaultMemoryBudget()};
+  CsvInput csv;
+  if (Status opened = csv.Open(options.input); !opened.ok()) return fail(opened);
+  std::string contents;
+  const Result<CsvInput::Read> whole = csv.ReadAll(&contents, budget.text());
+  if (!whole.ok()) return fail(whole.status());
+  if (*whole == CsvInput::Read::kTooLong) {
+    return fail(UserError("'" + options.input + "' is larger than " + ShowBytes(budget.text()) +
+                          ", the most CSV text the memory budget of " + ShowBytes(budget.bytes) +
+                          " allows (--memory-budget)"));
+  }
+  const Result<CsvTable> table = ParseCsv(contents);
   if (!table.ok()) return fail(table.status());
   if (options.row < 1 || options.row > table->row_count()) {
     return fail(UserError("--row " + std::to_string(options.row) + " is not a data row of '" +

@@ -1,7 +1,9 @@
 // calcjit graph SET [--outputs a,b] [--format dot|svg] [-o FILE]: the feature
 // dependency graph in Graphviz DOT (SVG through Graphviz's `dot`), features
 // coloured by kind: inputs, calculated features, aggregates (a definition that
-// computes a whole-batch statistic), outputs.
+// computes a whole-batch statistic), outputs, and model calls with the edges
+// of what their inputs read.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <set>
@@ -34,13 +36,29 @@ std::string Quote(const std::string& name) {
   return "\"" + DotEscaped(name) + "\"";
 }
 
-std::string Dot(const FeatureSet& set, const FeatureGraph& graph) {
+// A model call's node: an id no name can have (an escaped name's
+// backslashes are always followed by a backslash or a quote) and the call's
+// identity, so that calls of one model on the same inputs (which the engine
+// evaluates once) are one node with an edge per output used.
+struct ModelNode {
+  std::size_t model;
+  std::vector<std::size_t> features, inputs, calls;  // calls: ModelNode indices
+  bool operator==(const ModelNode&) const = default;
+};
+
+std::string ModelNodeId(std::size_t index) {
+  return "\"\\model " + std::to_string(index) + "\"";
+}
+
+std::string Dot(const FeatureSet& set, const FeatureGraph& graph, bool models_loaded) {
   const Schema& schema = set.schema();
+  const std::vector<DeclaredModel> models = set.Models();
   std::string dot =
       "digraph features {\n"
       "  rankdir=LR;\n"
       "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=11];\n"
-      "  // inputs: grey ellipses; calculated: blue; aggregates: orange; outputs: green\n";
+      "  // inputs: grey ellipses; calculated: blue; aggregates: orange; outputs: green;\n"
+      "  // model calls: purple, an edge per output [k] used\n";
   for (std::size_t i = 0; i < schema.inputs.size(); ++i) {
     if (!graph.input_needed[i]) continue;
     const InputInfo& input = schema.inputs[i];
@@ -62,17 +80,52 @@ std::string Dot(const FeatureSet& set, const FeatureGraph& graph) {
     if (graph.output[f] && aggregate) attributes += ", color=\"#e8590c\", penwidth=2";
     dot += "  " + Quote(schema.outputs[f]) + " [" + attributes + "];\n";
   }
+  // Edges into a node from what it reads: inputs, definitions, model calls.
+  std::vector<ModelNode> model_nodes;
+  std::string edges;
+  auto edges_from = [&](const std::vector<std::size_t>& inputs,
+                        const std::vector<std::size_t>& features, const std::string& to) {
+    for (std::size_t i : inputs) edges += "  " + Quote(schema.inputs[i].name) + " -> " + to + ";\n";
+    for (std::size_t d : features) edges += "  " + Quote(schema.outputs[d]) + " -> " + to + ";\n";
+  };
   for (std::size_t f = 0; f < graph.uses.size(); ++f) {
     if (!graph.feature_needed[f]) continue;
+    const DefinitionUses& uses = graph.uses[f];
     const std::string to = Quote(schema.outputs[f]);
-    for (std::size_t i : graph.uses[f].inputs) {
-      dot += "  " + Quote(schema.inputs[i].name) + " -> " + to + ";\n";
+    edges_from(uses.outside_inputs, uses.outside_features, to);
+    std::vector<std::size_t> node_of_call;  // by model_calls index
+    for (const ModelCallUses& call : uses.model_calls) {
+      ModelNode node{call.model, call.features, call.inputs, {}};
+      for (std::size_t nested : call.calls) node.calls.push_back(node_of_call[nested]);
+      auto found = std::find(model_nodes.begin(), model_nodes.end(), node);
+      const std::size_t index = static_cast<std::size_t>(found - model_nodes.begin());
+      node_of_call.push_back(index);
+      if (found != model_nodes.end()) continue;
+      model_nodes.push_back(node);
+      const DeclaredModel& model = models[call.model];
+      std::string label =
+          DotEscaped(model.name) + "\\n(" + std::string(ModelFormatName(model.format)) + " model)";
+      if (!models_loaded && call.features.empty() && call.inputs.empty() && call.calls.empty()) {
+        label += "\\ninputs: its features (not loaded)";
+      }
+      dot += "  " + ModelNodeId(index) + " [shape=component, fillcolor=\"#e5dbff\", label=\"" +
+             label + "\"];\n";
+      edges_from(call.inputs, call.features, ModelNodeId(index));
+      for (std::size_t nested : node.calls) {
+        edges += "  " + ModelNodeId(nested) + " -> " + ModelNodeId(index) + ";\n";
+      }
     }
-    for (std::size_t d : graph.uses[f].features) {
-      dot += "  " + Quote(schema.outputs[d]) + " -> " + to + ";\n";
+    // An edge per output of a call the formula itself reads, labelled [k].
+    std::vector<std::pair<std::size_t, std::uint32_t>> drawn;
+    for (std::size_t c : uses.outside_calls) {
+      const std::pair<std::size_t, std::uint32_t> edge{node_of_call[c], uses.model_calls[c].output};
+      if (std::find(drawn.begin(), drawn.end(), edge) != drawn.end()) continue;
+      drawn.push_back(edge);
+      edges += "  " + ModelNodeId(edge.first) + " -> " + to + " [label=\"[" +
+               std::to_string(edge.second) + "]\"];\n";
     }
   }
-  return dot + "}\n";
+  return dot + edges + "}\n";
 }
 
 // Runs Graphviz's `dot -Tsvg` over the DOT text.
@@ -107,9 +160,21 @@ Result<std::string> ToSvg(const std::string& dot) {
 }  // namespace
 
 int RunGraph(const GraphOptions& options) {
+  // With its models when they load: a call without listed inputs reads the
+  // model's features by name (spec 6.1), which only the model file tells.
+  // Without them the set is still drawn, those calls without their inputs.
   SetSource source = options.set;
-  source.load_models = false;  // converting or drawing a set reads no model file
-  const Result<FeatureSet> set = LoadSet(source);
+  Result<FeatureSet> set = LoadSet(source);
+  const bool models_loaded = set.ok();
+  if (!set.ok()) {
+    const Status with_models = set.status();
+    source.load_models = false;
+    set = LoadSet(source);
+    if (set.ok() && !set->Models().empty()) {
+      std::cerr << "calcjit graph: drawn without its models (" << with_models.message()
+                << "): a model call without listed inputs has no input edges\n";
+    }
+  }
   if (!set.ok()) {
     ReportError(set.status());
     return 1;
@@ -118,7 +183,8 @@ int RunGraph(const GraphOptions& options) {
   for (const std::string& name : options.outputs) {
     const std::optional<std::size_t> index = set->schema().FindOutput(name);
     if (!index) {
-      ReportError("unknown output '" + name + "': the set does not define it");
+      ReportError("unknown output '" + name + "': the set does not define it" +
+                  DidYouMean(name, set->schema().outputs));
       return 1;
     }
     outputs.push_back(static_cast<std::uint32_t>(*index));
@@ -127,7 +193,7 @@ int RunGraph(const GraphOptions& options) {
     ReportError("unknown --format '" + options.format + "' (dot or svg)");
     return 1;
   }
-  std::string text = Dot(*set, Analyze(*set, outputs));
+  std::string text = Dot(*set, Analyze(*set, outputs), models_loaded);
   if (options.format == "svg") {
     Result<std::string> svg = ToSvg(text);
     if (!svg.ok()) {
@@ -136,7 +202,8 @@ int RunGraph(const GraphOptions& options) {
     }
     text = std::move(svg).value();
   }
-  if (const Status written = WriteOutput(options.output, {options.set.path}, text); !written.ok()) {
+  if (const Status written = WriteOutput(options.output, InputFiles(options.set, *set), text);
+      !written.ok()) {
     ReportError(written);
     return 1;
   }

@@ -5,21 +5,6 @@
 
 namespace calcjit::cli {
 
-bool ReadCsvRecord(std::istream& in, std::string* record, std::size_t* lines) {
-  record->clear();
-  *lines = 0;
-  std::string line;
-  std::size_t quotes = 0;
-  while (std::getline(in, line)) {
-    ++*lines;
-    quotes += static_cast<std::size_t>(std::count(line.begin(), line.end(), '"'));
-    *record += line;
-    *record += '\n';
-    if (quotes % 2 == 0) return true;  // not inside a quoted field
-  }
-  return *lines > 0;
-}
-
 std::optional<std::string> RecordField(std::string_view record, std::size_t column) {
   // The line end, as ParseCsv ends a record: LF, CRLF or the end.
   if (!record.empty() && record.back() == '\n') record.remove_suffix(1);
@@ -54,25 +39,29 @@ std::optional<std::string> RecordField(std::string_view record, std::size_t colu
   }
 }
 
-GroupChunkReader::GroupChunkReader(std::istream& in, std::string header,
-                                   std::optional<std::size_t> group_column, std::size_t chunk_bytes)
+Result<std::string> ReadHeader(CsvInput& in, const MemoryBudget& budget, std::size_t* lines) {
+  std::string header;
+  Result<CsvInput::Read> read = in.ReadRecord(&header, lines, budget.record());
+  if (!read.ok()) return read.status();
+  if (*read == CsvInput::Read::kEnd) return UserError("the input has no header row");
+  if (*read == CsvInput::Read::kTooLong) {
+    return UserError("the header row is longer than " + ShowBytes(budget.record()) +
+                         ", the longest record the memory budget of " + ShowBytes(budget.bytes) +
+                         " allows (--memory-budget)",
+                     "line 1");
+  }
+  return header;
+}
+
+GroupChunkReader::GroupChunkReader(CsvInput& in, std::string header, std::size_t header_lines,
+                                   std::optional<std::size_t> group_column, std::size_t chunk_bytes,
+                                   MemoryBudget budget)
     : in_(in),
       header_(std::move(header)),
+      header_lines_(header_lines),
       group_column_(group_column),
-      chunk_bytes_(std::max<std::size_t>(chunk_bytes, 1)) {}
-
-bool GroupChunkReader::ReadOne() {
-  if (ended_) return false;
-  std::string record;
-  std::size_t lines = 0;
-  if (!ReadCsvRecord(in_, &record, &lines)) {
-    ended_ = true;
-    return false;
-  }
-  pending_ = std::move(record);
-  pending_lines_ = lines;
-  return true;
-}
+      chunk_bytes_(std::max<std::size_t>(chunk_bytes, 1)),
+      budget_(budget) {}
 
 bool GroupChunkReader::SameGroup(const std::string& a, const std::string& b) const {
   // Without the column (an error the chunk's evaluation reports), any cut will do.
@@ -83,20 +72,58 @@ bool GroupChunkReader::SameGroup(const std::string& a, const std::string& b) con
   return key_a && key_b && *key_a == *key_b;
 }
 
-bool GroupChunkReader::Next(GroupChunk* chunk) {
-  if (handed_out_any_ && ended_ && !pending_) return false;
-  chunk->text = header_;
-  chunk->rows_before = rows_before_;
-  chunk->lines_before = lines_before_;
-  chunk->first = !handed_out_any_;
+Result<std::optional<GroupChunk>> GroupChunkReader::Next(const std::uint64_t& in_flight,
+                                                         const std::function<Status()>& make_room) {
+  if (handed_out_any_ && ended_ && !pending_) return std::optional<GroupChunk>();
+  GroupChunk chunk;
+  chunk.text = header_;
+  chunk.rows_before = rows_before_;
+  chunk.lines_before = lines_before_;
+  chunk.first = !handed_out_any_;
+  const std::uint64_t allowance = budget_.text();
   std::size_t bytes = 0;
   std::size_t rows = 0;
   std::size_t lines = 0;
   std::string last;  // the chunk's last record: the next chunk starts at a new key
-  while (pending_ || ReadOne()) {
+  while (true) {
+    if (!pending_ && !ended_) {
+      // Room for the longest record first: the chunks in flight are finished,
+      // oldest first, until the next record fits whatever its length.
+      while (in_flight > 0 && in_flight + chunk.text.size() + budget_.record() > allowance) {
+        CALCJIT_RETURN_IF_ERROR(make_room());
+      }
+      const std::uint64_t held = in_flight + chunk.text.size();
+      const std::uint64_t limit =
+          held < allowance ? std::min(budget_.record(), allowance - held) : 0;
+      std::string record;
+      std::size_t record_lines = 0;
+      Result<CsvInput::Read> read = in_.ReadRecord(&record, &record_lines, limit);
+      if (!read.ok()) return read.status();
+      if (*read == CsvInput::Read::kEnd) {
+        ended_ = true;
+      } else if (*read == CsvInput::Read::kTooLong) {
+        const std::string where =
+            "line " + std::to_string(header_lines_ + lines_before_ + lines + 1);
+        if (limit == budget_.record()) {
+          return UserError("a record is longer than " + ShowBytes(budget_.record()) +
+                               ", the longest the memory budget of " + ShowBytes(budget_.bytes) +
+                               " allows (--memory-budget)",
+                           where);
+        }
+        return UserError("the batch (--group-by group) that goes on here is larger than " +
+                             ShowBytes(allowance) + " of CSV text, the most the memory budget of " +
+                             ShowBytes(budget_.bytes) +
+                             " allows at once (--memory-budget); one batch is evaluated at once",
+                         where);
+      } else {
+        pending_ = std::move(record);
+        pending_lines_ = record_lines;
+      }
+    }
+    if (!pending_) break;
     if (bytes >= chunk_bytes_ && rows > 0 && !SameGroup(last, *pending_)) break;
     bytes += pending_->size();
-    chunk->text += *pending_;
+    chunk.text += *pending_;
     ++rows;
     lines += pending_lines_;
     last = std::move(*pending_);
@@ -105,7 +132,7 @@ bool GroupChunkReader::Next(GroupChunk* chunk) {
   rows_before_ += rows;
   lines_before_ += lines;
   handed_out_any_ = true;
-  return true;
+  return std::optional<GroupChunk>(std::move(chunk));
 }
 
 }  // namespace calcjit::cli

@@ -96,17 +96,9 @@ Result<std::string> FollowLinks(const std::string& path) {
   return RuntimeError("the output " + Quoted(path) + " is a loop of symbolic links");
 }
 
-Status RefuseIfAnInput(const std::string& output, const struct stat& out,
-                       const std::vector<std::string>& inputs) {
-  for (const std::string& input : inputs) {
-    struct stat in = {};
-    if (input.empty() || stat(input.c_str(), &in) != 0) continue;
-    if (in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
-      return UserError("the output " + Quoted(output) + " is the same file as the input " +
-                       Quoted(input) + ": refusing to overwrite it (nothing was written)");
-    }
-  }
-  return Status::Ok();
+Status Refused(const std::string& output, const std::string& input) {
+  return UserError("the output " + Quoted(output) + " is the same file as the input " +
+                   Quoted(input) + ": refusing to overwrite it (nothing was written)");
 }
 
 unsigned CurrentUmask() {
@@ -154,13 +146,27 @@ void OutputFile::Discard() {
   }
 }
 
+const std::string* OutputFile::InputAt(const struct stat& file) const {
+  for (const Input& input : inputs_) {
+    if (input.device == file.st_dev && input.inode == file.st_ino) return &input.path;
+  }
+  return nullptr;
+}
+
 Status OutputFile::Open(const std::string& path, const std::vector<std::string>& inputs) {
   Discard();
   path_ = path;
+  inputs_.clear();
+  for (const std::string& input : inputs) {
+    struct stat in = {};
+    if (input.empty() || stat(input.c_str(), &in) != 0) continue;
+    inputs_.push_back({input, static_cast<unsigned long long>(in.st_dev),
+                       static_cast<unsigned long long>(in.st_ino)});
+  }
   if (path.empty() || path == "-") {
     struct stat out = {};
     if (fstat(STDOUT_FILENO, &out) == 0 && S_ISREG(out.st_mode)) {
-      CALCJIT_RETURN_IF_ERROR(RefuseIfAnInput("(standard output)", out, inputs));
+      if (const std::string* input = InputAt(out)) return Refused("(standard output)", *input);
     }
     to_stdout_ = through_ = true;
     fd_ = OpenSpool();
@@ -173,7 +179,7 @@ Status OutputFile::Open(const std::string& path, const std::vector<std::string>&
   struct stat out = {};
   const bool exists = stat(path.c_str(), &out) == 0;
   if (exists) {
-    CALCJIT_RETURN_IF_ERROR(RefuseIfAnInput(path, out, inputs));
+    if (const std::string* input = InputAt(out)) return Refused(path, *input);
     if (S_ISDIR(out.st_mode)) return UserError("the output " + Quoted(path) + " is a directory");
     if (S_ISFIFO(out.st_mode) || S_ISCHR(out.st_mode)) {
       through_ = true;
@@ -282,6 +288,16 @@ Status OutputFile::Commit() {
   if (!reason.empty()) {
     Discard();
     return RuntimeError("cannot write " + Quoted(path_) + ": " + reason);
+  }
+  // Once more just before the replace: the path may name an input by now
+  // (a link swapped in while the command ran).
+  struct stat replaced = {};
+  if (stat(target_.c_str(), &replaced) == 0) {
+    if (const std::string* input = InputAt(replaced)) {
+      const Status refused = Refused(path_, *input);
+      Discard();
+      return refused;
+    }
   }
   if (std::rename(temp_.c_str(), target_.c_str()) != 0) {
     const std::string rename_reason = Reason();

@@ -15,8 +15,10 @@
 //   a FIFO, a character device          written through (opened, never
 //   (/dev/stdout, /dev/null, ...)       replaced), on Commit
 //   a directory, a socket, ...          refused
-// An output that is the same file as one of the command's inputs (same
-// st_dev and st_ino, through links) is refused before anything is written.
+// An output that is the same file as one of the command's inputs (the set,
+// its model files, the CSV input: same st_dev and st_ino, whatever the
+// spelling, through links and hard links) is refused before anything is
+// written, and checked again just before the file is replaced.
 //
 // Nothing reaches the output before Commit: streams (standard output, FIFOs,
 // devices) are spooled to an unlinked temporary file first, so an error
@@ -25,6 +27,8 @@
 // and on SIGINT, SIGTERM and SIGHUP (the handler unlinks it and re-raises).
 #ifndef CALCJIT_CLI_OUTPUT_FILE_H_
 #define CALCJIT_CLI_OUTPUT_FILE_H_
+
+#include <sys/stat.h>
 
 #include <string>
 #include <string_view>
@@ -49,6 +53,14 @@ class OutputFile {
 
  private:
   void Discard();
+  // The input `file` (st_dev, st_ino) is, if any: its name.
+  const std::string* InputAt(const struct stat& file) const;
+
+  struct Input {
+    std::string path;
+    unsigned long long device = 0, inode = 0;
+  };
+  std::vector<Input> inputs_;  // those that exist, as Open found them
 
   std::string path_;      // as given, for messages
   std::string target_;    // the file written: the path, or where its links lead

@@ -18,7 +18,7 @@ int RunPrint(const PrintOptions& options) {
     return 1;
   }
   const std::string contents = set->Serialize(*format);
-  const Status written = WriteOutput(options.output, {options.set.path}, contents);
+  const Status written = WriteOutput(options.output, InputFiles(options.set, *set), contents);
   if (!written.ok()) {
     ReportError(written);
     return 1;

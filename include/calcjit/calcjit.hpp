@@ -7,6 +7,7 @@
 
 #include "calcjit/cpu.h"
 #include "calcjit/dump.h"
+#include "calcjit/names.h"
 #include "calcjit/numbers.h"
 #include "calcjit/engine.h"
 #include "calcjit/feature_set.h"

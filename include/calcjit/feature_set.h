@@ -69,11 +69,29 @@ struct DeclaredModel {
   std::vector<std::string> feature_names;
 };
 
+// A model call `model(NAME, ...)[k]` in a formula, and what its inputs read.
+struct ModelCallUses {
+  std::size_t model = 0;     // Models() index
+  std::uint32_t output = 0;  // k
+  // Read by the call's input expressions, not inside a model call nested in
+  // them; for a call without listed inputs, the model's features by name
+  // (spec 6.1; known only when the models were loaded).
+  std::vector<std::size_t> features;  // ascending
+  std::vector<std::size_t> inputs;    // ascending
+  std::vector<std::size_t> calls;     // model calls nested in its inputs (model_calls indices)
+};
+
 // What one definition's formula reads directly.
 struct DefinitionUses {
   std::vector<std::size_t> features;  // other definitions (schema().outputs indices), ascending
   std::vector<std::size_t> inputs;    // schema().inputs indices, ascending
   bool aggregate = false;             // it applies an aggregate (a per-batch operator)
+  // Its model calls, in formula order, and what the formula reads outside
+  // their inputs (features and inputs above are everything it reads).
+  std::vector<ModelCallUses> model_calls;
+  std::vector<std::size_t> outside_features;  // ascending
+  std::vector<std::size_t> outside_inputs;    // ascending
+  std::vector<std::size_t> outside_calls;     // model_calls indices read by the formula itself
 };
 
 // Immutable and cheap to copy (copies share the parsed set); safe to use

@@ -168,6 +168,7 @@ _native_read_file = FeatureSet.read_file
 _native_parse = FeatureSet.parse
 _native_serialize = FeatureSet.serialize
 _native_compile = FeatureSet.compile
+_native_from_model = FeatureSet.from_model
 _native_serving_init = ServingEngine.__init__
 _native_reload = ServingEngine.reload
 _native_set_shadow = ServingEngine.set_shadow
@@ -205,6 +206,15 @@ def _parse_checked(data, format=None, *, model_root=None, models=None,
     _args.check_bool("parse", "allow_any_model_path", allow_any_model_path)
     return _native_parse(data, format, model_root=model_root, models=models,
                          allow_any_model_path=allow_any_model_path)
+
+
+def _from_model_checked(model, format=None):
+    """A trained model on its own as a set: `model` is a path or bytes; its format
+    (one of model_formats()) comes from its content or extension unless given."""
+    if not isinstance(model, bytes):
+        _args.check_path("from_model", "model", model)
+    _args.check_optional_str("from_model", "format", format)
+    return _native_from_model(model, format)
 
 
 def _serialize_checked(self, format):
@@ -261,6 +271,7 @@ def is_isa_supported(name):  # type: ignore[no-redef]  # noqa: F811 (the checked
 
 FeatureSet.read_file = staticmethod(_read_file_checked)  # type: ignore[assignment]
 FeatureSet.parse = staticmethod(_parse_checked)  # type: ignore[assignment]
+FeatureSet.from_model = staticmethod(_from_model_checked)  # type: ignore[assignment]
 FeatureSet.serialize = _serialize_checked  # type: ignore[assignment]
 FeatureSet.compile = _compile_checked  # type: ignore[assignment]
 ServingEngine.__init__ = _serving_init_checked  # type: ignore[assignment]

@@ -18,23 +18,45 @@ def _type_name(value):
     return type(value).__name__
 
 
+def check_unicode(where, name, value):
+    """A str Python can hold but UTF-8 cannot: an unpaired surrogate ('\\ud800')."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ValueError(f"{where}(): {name} has an unpaired surrogate "
+                         f"(\\u{ord(value[error.start]):04x}) at index {error.start}: "
+                         "it is not valid Unicode") from None
+    return value
+
+
 def check_str(where, name, value):
     if not isinstance(value, str):
         raise TypeError(f"{where}(): {name} must be a str, not {_type_name(value)}")
-    return value
+    return check_unicode(where, name, value)
 
 
 def check_optional_str(where, name, value):
     return None if value is None else check_str(where, name, value)
 
 
-def check_count(where, name, value):
-    """A non-negative int (numpy integers too; bool is not a count)."""
+UINT32_MAX = 2**32 - 1
+UINT64_MAX = 2**64 - 1
+
+
+def check_count(where, name, value, maximum=UINT64_MAX):
+    """A non-negative int (numpy integers too; bool is not a count) of at most
+    `maximum` (what the native argument holds: Python's ints have no bound)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{where}(): {name} must be an int, not {_type_name(value)}")
     if value < 0:
         raise ValueError(f"{where}(): {name} is {value}: it must be 0 or more")
+    if value > maximum:
+        raise ValueError(f"{where}(): {name} is {value}: it must be at most {maximum}")
     return int(value)
+
+
+def check_count32(where, name, value):
+    return check_count(where, name, value, UINT32_MAX)
 
 
 def check_bool(where, name, value):
@@ -45,8 +67,10 @@ def check_bool(where, name, value):
 
 def check_names(where, name, value):
     """None, one name, or a sequence of names."""
-    if value is None or isinstance(value, str):
+    if value is None:
         return value
+    if isinstance(value, str):
+        return check_unicode(where, name, value)
     if isinstance(value, (bytes, dict)) or not hasattr(value, "__iter__"):
         raise TypeError(f"{where}(): {name} must be a name or a list of names, "
                         f"not {_type_name(value)}")
@@ -54,6 +78,7 @@ def check_names(where, name, value):
     for k, item in enumerate(names):
         if not isinstance(item, str):
             raise TypeError(f"{where}(): {name}[{k}] must be a str, not {_type_name(item)}")
+        check_unicode(where, f"{name}[{k}]", item)
     return names
 
 
@@ -74,6 +99,9 @@ def check_path(where, name, value):
     if not isinstance(value, (str, bytes, os.PathLike)):
         raise TypeError(f"{where}(): {name} must be a path (str or os.PathLike), "
                         f"not {_type_name(value)}")
+    # A NUL would cut the path short in the C library: refused, as os.open does.
+    if "\0" in os.fsdecode(value):
+        raise ValueError(f"{where}(): {name} contains a NUL character")
     return value
 
 
@@ -82,10 +110,10 @@ _OPTION_CHECKS = {
     "outputs": check_names,
     "isa": check_str,
     "disabled_passes": check_names,
-    "block_size": check_count,
+    "block_size": check_count32,
     "jit_node_limit": check_count,
     "jit_parallel": check_bool,
-    "jit_piece_nodes": check_count,
+    "jit_piece_nodes": check_count32,
     "reuse_compiled": check_bool,
 }
 

@@ -2,6 +2,8 @@
 
 #include <pybind11/stl.h>
 
+#include <cstdio>
+
 namespace calcjit::python {
 
 namespace py = pybind11;
@@ -28,6 +30,25 @@ const char* KindName(ErrorKind kind) {
 }
 
 }  // namespace
+
+std::string Utf8(py::handle text, const std::string& what) {
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+  if (data != nullptr) return std::string(data, static_cast<std::size_t>(size));
+  PyErr_Clear();
+  const Py_ssize_t length = PyUnicode_GetLength(text.ptr());
+  for (Py_ssize_t k = 0; k < length; ++k) {
+    const Py_UCS4 c = PyUnicode_ReadChar(text.ptr(), k);
+    if (c >= 0xD800 && c <= 0xDFFF) {
+      char unit[8];
+      std::snprintf(unit, sizeof unit, "\\u%04x", static_cast<unsigned>(c));
+      throw py::value_error(what + " has an unpaired surrogate (" + unit + ") at index " +
+                            std::to_string(k) + ": it is not valid Unicode");
+    }
+  }
+  PyErr_Clear();
+  throw py::value_error(what + " is not valid Unicode");
+}
 
 void RegisterError(py::module_& module) {
   error_type = PyErr_NewExceptionWithDoc(

@@ -34,6 +34,11 @@ T ValueOrThrow(Result<T> result) {
   return std::move(result).value();
 }
 
+// A Python str as UTF-8. A str can hold an unpaired surrogate ("\ud800"),
+// which has no UTF-8 form: a ValueError that names `what` and the index,
+// never pybind11's "Unable to cast" (a RuntimeError). Needs the GIL.
+std::string Utf8(pybind11::handle text, const std::string& what);
+
 }  // namespace calcjit::python
 
 #endif  // CALCJIT_PYTHON_ERRORS_H_

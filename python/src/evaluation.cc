@@ -213,7 +213,7 @@ std::vector<CallInput> ConvertInputs(EvaluationTarget& target, const Schema& sch
     if (!py::isinstance<py::str>(pair[0])) {
       throw py::type_error("input names must be strings, not " + Describe(pair[0]));
     }
-    std::string name = pair[0].cast<std::string>();
+    std::string name = Utf8(pair[0], "an input name");
     if (pair[1].is_none()) continue;  // unbound: the default applies
     const std::optional<std::size_t> slot = schema.FindInput(name);
     if (!slot) {
@@ -280,7 +280,7 @@ std::vector<py::array> BindOutputs(EvaluationTarget& target, const Schema& schem
       if (!py::isinstance<py::str>(pair[0])) {
         throw py::type_error("output names must be strings, not " + Describe(pair[0]));
       }
-      const std::string name = pair[0].cast<std::string>();
+      const std::string name = Utf8(pair[0], "an output name");
       // Never converted: the results would go to the copy.
       if (!IsUsableInPlace(pair[1])) {
         RaiseUserError("output '" + name + "' is " + Describe(pair[1]) +

@@ -27,7 +27,7 @@ std::string TypeName(const py::handle& value) {
 // The bytes of a set given as str (text, JSON) or bytes (any format).
 std::string SetData(const py::object& data) {
   if (py::isinstance<py::bytes>(data)) return data.cast<std::string>();
-  if (py::isinstance<py::str>(data)) return data.cast<std::string>();
+  if (py::isinstance<py::str>(data)) return Utf8(data, "data");
   throw py::type_error("data: a feature set is given as str (text or JSON) or bytes, not " +
                        TypeName(data));
 }
@@ -40,12 +40,29 @@ Format DefaultFormat(const py::object& data, const std::optional<std::string>& f
 
 namespace {
 
+// The file system's bytes of a path (os.fsencode: str, bytes or os.PathLike,
+// as Python's own os functions take them). A NUL would end the path early in
+// the C library: refused as os.open refuses it.
 std::string PathOf(const py::object& path, const char* argument) {
-  if (!py::isinstance<py::str>(path) && !py::hasattr(path, "__fspath__")) {
-    throw py::type_error(std::string(argument) + ": a path is str or os.PathLike, not " +
+  if (!py::isinstance<py::str>(path) && !py::isinstance<py::bytes>(path) &&
+      !py::hasattr(path, "__fspath__")) {
+    throw py::type_error(std::string(argument) + ": a path is str, bytes or os.PathLike, not " +
                          TypeName(path));
   }
-  return py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
+  const py::object encoded = py::module_::import("os").attr("fsencode")(path);
+  std::string bytes = encoded.cast<std::string>();
+  if (bytes.find('\0') != std::string::npos) {
+    throw py::value_error(std::string(argument) + ": the path contains a NUL character");
+  }
+  return bytes;
+}
+
+// A name for a message: a NUL shown as \x00 (Python strings could hold it,
+// but the message must not carry it raw).
+std::string ShownName(const std::string& name) {
+  std::string shown;
+  for (char c : name) shown += c == '\0' ? std::string("\\x00") : std::string(1, c);
+  return shown;
 }
 
 // Model bytes by name, owned here while the set is read (LoadOptions holds views).
@@ -66,10 +83,15 @@ LoadOptions OptionsOf(const py::object& model_root, const py::object& models,
         throw py::type_error("models: keys are model names (str), not " + TypeName(key));
       }
       if (!py::isinstance<py::bytes>(value)) {
-        throw py::type_error("models['" + key.cast<std::string>() +
+        throw py::type_error("models['" + Utf8(key, "models: a model name") +
                              "']: a model's bytes (bytes), not " + TypeName(value));
       }
-      storage.bytes[key.cast<std::string>()] = value.cast<std::string>();
+      std::string name = Utf8(key, "models: a model name");
+      if (name.find('\0') != std::string::npos) {
+        throw py::value_error("models: the model name '" + ShownName(name) +
+                              "' contains a NUL character, which no name can hold");
+      }
+      storage.bytes[std::move(name)] = value.cast<std::string>();
     }
     for (const auto& [name, bytes] : storage.bytes) options.model_bytes[name] = bytes;
   }

@@ -49,6 +49,13 @@ def pandas_object_column():
     s1().evaluate_dataframe(pd.DataFrame({"x": ["1", None, 3.0]}))
 
 
+FILES = SOURCE_DIR / "tests" / "frontends" / "files"
+
+
+def model_set(path):
+    return f'model m = xgboost("{path}"); f = model(m, a)[0];'
+
+
 HANDLERS = {
     "parse_syntax_error": lambda: calcjit.parse("f = ;"),
     "parse_nul_byte": lambda: calcjit.parse("f = a \0 b;"),
@@ -80,6 +87,20 @@ HANDLERS = {
     "shadow_needs_unread": lambda: serve().set_shadow(
         1, candidate=calcjit.parse("input x; input y; f = x * y;")),
     "reload_dropped_input": reload_dropped_input,
+    "model_path_outside": lambda: calcjit.parse(model_set("../m.json"), model_root=FILES),
+    "model_path_absolute": lambda: calcjit.parse(model_set("/etc/hostname"), model_root=FILES),
+    "model_link_outside": lambda: calcjit.read_file(FILES / "link_outside.calc"),
+    "model_not_regular": lambda: calcjit.parse(model_set("zero"), model_root="/dev"),
+    "model_root_nul": lambda: calcjit.parse(model_set("m.json"), model_root=f"{FILES}\0x"),
+    "models_key_nul": lambda: calcjit.parse(S1, models={"a\0b": b"{}"}),
+    "models_key_surrogate": lambda: calcjit.parse(S1, models={"\ud800": b"{}"}),
+    "set_file_device": lambda: calcjit.read_file(FILES / "zero.calc"),
+    "set_file_location": lambda: calcjit.read_file(FILES / "syntax_error.calc"),
+    "path_nul": lambda: calcjit.read_file(f"{FILES}/syntax_error.calc\0x"),
+    "model_file_location": lambda: calcjit.from_model(FILES / "bad_model.json"),
+    "model_file_device": lambda: calcjit.from_model("/dev/zero", "xgboost"),
+    "count_beyond_64_bits": lambda: s1().evaluate(None, n=2**70),
+    "option_beyond_32_bits": lambda: calcjit.parse(S1).compile(block_size=2**40),
 }
 
 

@@ -1,7 +1,9 @@
 """Errors: calcjit.Error with the location and message of every problem; wrong
 dtypes, shapes and lengths are clear errors, never crashes or silent copies."""
 
+import os
 import re
+import signal
 
 import numpy as np
 import pytest
@@ -174,3 +176,31 @@ def test_a_size_too_large_for_memory_is_a_memory_error():
     engine = calcjit.parse("input x = 1; f = x * 2;").compile(backend="vm")
     with pytest.raises(MemoryError):
         engine.evaluate(None, n=10**15)
+
+
+def test_model_files_that_are_no_files_are_refused_at_once(tmp_path):
+    # A FIFO no one writes would block a read forever, /dev/zero never ends:
+    # both are refused before a byte is read (an alarm fails the test instead
+    # of hanging it).
+    fifo = tmp_path / "model.json"
+    os.mkfifo(fifo)
+    signal.signal(signal.SIGALRM, lambda *_: pytest.fail("from_model waited on a FIFO"))
+    signal.alarm(10)
+    try:
+        for path in (fifo, "/dev/zero", tmp_path):
+            with pytest.raises(calcjit.Error, match="not a regular file"):
+                calcjit.from_model(path, "xgboost")
+    finally:
+        signal.alarm(0)
+
+
+def test_paths_and_roots_are_never_cut_at_a_nul(tmp_path):
+    (tmp_path / "s.calc").write_text("f = 1;")
+    with pytest.raises(ValueError, match="NUL"):
+        calcjit.read_file(f"{tmp_path}/s.calc\0.json")
+    with pytest.raises(ValueError, match="NUL"):
+        calcjit.read_file(tmp_path / "s.calc", model_root=f"{tmp_path}\0/elsewhere")
+    with pytest.raises(ValueError, match="NUL"):
+        calcjit.from_model(f"{tmp_path}/m.json\0x")
+    # bytes paths are file-system bytes, as in os.open.
+    assert calcjit.read_file(os.fsencode(tmp_path / "s.calc")).outputs == ["f"]

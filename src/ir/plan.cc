@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "calcjit/names.h"
 #include "ir/location.h"
 
 namespace calcjit::ir {
@@ -20,7 +21,8 @@ Result<EvalPlan> MakePlan(std::shared_ptr<const CheckedSet> set,
       if (!id || set->SymbolOf(*id).kind != Symbol::Kind::kFeature) {
         const bool is_input = id && set->SymbolOf(*id).kind == Symbol::Kind::kInput;
         return UserError(is_input ? "'" + name + "' is an input, not a calculated feature"
-                                  : "unknown output '" + name + "': the set does not define it",
+                                  : "unknown output '" + name + "': the set does not define it" +
+                                        DidYouMean(name, set->schema.outputs),
                          name);
       }
       const std::uint32_t feature = set->SymbolOf(*id).index;

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "calcjit/names.h"
+
 namespace calcjit::internal {
 
 namespace {
@@ -170,7 +172,11 @@ Status BindingTable::BindInput(const Schema& schema, std::string_view name,
                                const BindingOwner& owner) {
   const std::optional<std::size_t> index = schema.FindInput(name);
   if (!index) {
-    return UserError("unknown input " + Quoted(name) + ": " + Reader(owner), std::string(name));
+    std::vector<std::string> names;
+    for (const InputInfo& input : schema.inputs) names.push_back(input.name);
+    return UserError(
+        "unknown input " + Quoted(name) + ": " + Reader(owner) + DidYouMean(name, names),
+        std::string(name));
   }
   return BindInput(*index, values, extent);
 }

@@ -112,6 +112,10 @@ Result<FeatureSet> FeatureSet::Parse(std::string_view data, Format format,
 
 Result<FeatureSet> FeatureSet::ReadFile(const std::string& path, std::optional<Format> format,
                                         const LoadOptions& options) {
+  // Before the extension is looked at: a NUL would end the name early.
+  if (path.find('\0') != std::string::npos) {
+    return UserError("the path '" + path + "' contains a NUL character");
+  }
   if (!format) format = FormatFromPath(path);
   if (!format) {
     return UserError("cannot tell the format of '" + path +

@@ -1,6 +1,7 @@
 #include "runtime/model_loading.h"
 
 #include <atomic>
+#include <optional>
 #include <string>
 
 #include "ir/location.h"
@@ -24,11 +25,16 @@ std::string CacheKey(ModelFormat format, const model::ContentHash& hash) {
   return std::to_string(static_cast<int>(format)) + ":" + hash.ToHex();
 }
 
-// A model's bytes: the caller's (a view), or a file's (owned).
+// A model's bytes: the caller's (a view), or a file's (owned). The view of
+// owned bytes is made on each use, never stored: a short string keeps its
+// bytes inside the object, so a view taken before a move would point into
+// the moved-from object (files of 15 bytes or fewer were read from a dead
+// stack buffer that way).
 struct ModelBytes {
   std::string owned;
-  std::string_view view;
+  std::optional<std::string_view> given;
   std::string file_name;  // for messages
+  std::string_view view() const { return given ? *given : std::string_view(owned); }
 };
 
 // The same diagnostics, at the declaration of model `m`, each saying which
@@ -49,7 +55,7 @@ Result<ModelBytes> BytesOf(const ir::FeatureSetIr& ir, std::size_t m, const Load
   ModelBytes bytes;
   const auto given = options.model_bytes.find(ir.NameOf(decl.name));
   if (given != options.model_bytes.end()) {
-    bytes.view = given->second;
+    bytes.given = given->second;
     bytes.file_name = decl.path.empty() ? ir.NameOf(decl.name) : decl.path;
     return bytes;
   }
@@ -57,7 +63,6 @@ Result<ModelBytes> BytesOf(const ir::FeatureSetIr& ir, std::size_t m, const Load
       ReadModelFile(decl.path, options.model_root, options.allow_any_model_path);
   if (!read.ok()) return AtDeclaration(ir, m, read.status());
   bytes.owned = std::move(read).value();
-  bytes.view = bytes.owned;
   bytes.file_name = decl.path;
   return bytes;
 }
@@ -91,7 +96,7 @@ Result<ModelList> LoadModels(const ir::FeatureSetIr& ir, const LoadOptions& opti
       continue;
     }
     Result<std::shared_ptr<const model::Model>> loaded =
-        LoadModelCached(ir.models[m].format, bytes->view, bytes->file_name);
+        LoadModelCached(ir.models[m].format, bytes->view(), bytes->file_name);
     if (!loaded.ok()) {
       const Status located = AtDeclaration(ir, m, loaded.status());
       for (const Diagnostic& d : located.diagnostics()) errors.push_back(d);
@@ -101,8 +106,8 @@ Result<ModelList> LoadModels(const ir::FeatureSetIr& ir, const LoadOptions& opti
     }
     tree_nodes += (*loaded)->summary().tree_nodes;
     if (bytes_out != nullptr) {
-      bytes_out->push_back(bytes->owned.empty()
-                               ? std::make_shared<const std::string>(bytes->view)
+      bytes_out->push_back(bytes->given
+                               ? std::make_shared<const std::string>(*bytes->given)
                                : std::make_shared<const std::string>(std::move(bytes->owned)));
     }
     models.push_back(std::move(loaded).value());
@@ -123,7 +128,7 @@ Result<bool> ModelsUnchanged(const ir::CheckedSet& set, const LoadOptions& optio
     Result<ModelBytes> bytes = BytesOf(set.ir, m, options);
     if (!bytes.ok()) return bytes.status();
     if (set.models[m] == nullptr ||
-        !(model::HashModelBytes(bytes->view) == set.models[m]->hash())) {
+        !(model::HashModelBytes(bytes->view()) == set.models[m]->hash())) {
       return false;
     }
   }

@@ -5,8 +5,8 @@
 #include "calcjit/feature_set.h"
 #include "model/format_table.h"
 #include "model/tree/ensemble.h"
+#include "runtime/model_files.h"
 #include "runtime/model_loading.h"
-#include "runtime/set_file.h"
 
 namespace calcjit {
 
@@ -77,7 +77,13 @@ Result<FeatureSet> FeatureSet::FromModel(std::string_view bytes, ModelFormat for
 
 Result<FeatureSet> FeatureSet::ReadModel(const std::string& path,
                                          std::optional<ModelFormat> format) {
-  Result<std::string> contents = internal::ReadSetFile(path, "model", model::kMaxModelFileBytes);
+  if (path.find('\0') != std::string::npos) {
+    return UserError("the path '" + path + "' contains a NUL character");
+  }
+  // A model file, read as every model file is (runtime/model_files.h): a
+  // regular file (a FIFO must not block the call, /dev/zero not be read to
+  // the limit), bounded while reading.
+  Result<std::string> contents = internal::ReadModelPath(path);
   if (!contents.ok()) return contents.status();
   if (!format) format = DetectModelFormat(path, *contents);
   if (!format) {

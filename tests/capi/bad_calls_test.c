@@ -70,6 +70,22 @@ static calcjit_status ServeAndBind(const char* text, const char* name, const flo
 
 static const float kThree[3] = {1, 2, 3};
 
+/* tests/frontends/files, next to the list (main sets it). */
+static char g_files[4096];
+
+static calcjit_status ParseModelWithRoot(const char* model_path, const char* root, Made* made) {
+  char text[256];
+  snprintf(text, sizeof text, "model m = xgboost(\"%s\"); f = model(m, a)[0];", model_path);
+  return calcjit_set_parse_with_models(text, strlen(text), CALCJIT_FORMAT_TEXT, root, NULL, 0,
+                                       &made->set);
+}
+
+static calcjit_status ReadFile(const char* name, Made* made) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", g_files, name);
+  return calcjit_set_read_file(path, &made->set);
+}
+
 static calcjit_status Handle(const char* id, Made* made) {
   if (strcmp(id, "parse_syntax_error") == 0) return ParseStatus("f = ;", 5, made);
   if (strcmp(id, "parse_nul_byte") == 0) return ParseStatus("f = a \0 b;", 10, made);
@@ -165,6 +181,14 @@ static calcjit_status Handle(const char* id, Made* made) {
     if (status == CALCJIT_OK) status = calcjit_session_bind_input(made->session, "x", kThree, 1);
     return status;
   }
+  if (strcmp(id, "model_path_outside") == 0) return ParseModelWithRoot("../m.json", g_files, made);
+  if (strcmp(id, "model_path_absolute") == 0) {
+    return ParseModelWithRoot("/etc/hostname", g_files, made);
+  }
+  if (strcmp(id, "model_link_outside") == 0) return ReadFile("link_outside.calc", made);
+  if (strcmp(id, "model_not_regular") == 0) return ParseModelWithRoot("zero", "/dev", made);
+  if (strcmp(id, "set_file_device") == 0) return ReadFile("zero.calc", made);
+  if (strcmp(id, "set_file_location") == 0) return ReadFile("syntax_error.calc", made);
   return (calcjit_status)-1; /* no handler */
 }
 
@@ -174,7 +198,9 @@ static const char* const kHandled[] = {
     "unknown_format",      "unknown_backend",      "unknown_output_option", "null_output_option",
     "astral_names",        "astral_unknown_input", "bind_unknown_input",    "bind_null_name",
     "input_too_short",     "missing_input",        "read_unknown_output",   "zero_queries",
-    "shadow_bad_fraction", "shadow_needs_unread",  "reload_dropped_input",
+    "shadow_bad_fraction", "shadow_needs_unread",  "reload_dropped_input",  "model_path_outside",
+    "model_path_absolute", "model_link_outside",   "model_not_regular",     "set_file_device",
+    "set_file_location",
 };
 
 static char* Trim(char* text) {
@@ -203,6 +229,9 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: %s bad_calls.txt\n", argv[0]);
     return 2;
   }
+  const char* slash = strrchr(argv[1], '/');
+  const int folder = slash == NULL ? 0 : (int)(slash - argv[1] + 1);
+  snprintf(g_files, sizeof g_files, "%.*sfiles", folder, argv[1]);
   FILE* file = fopen(argv[1], "r");
   if (file == NULL) {
     fprintf(stderr, "cannot read %s\n", argv[1]);

@@ -313,6 +313,22 @@ class EvalTest(unittest.TestCase):
 
 
 class StreamTest(unittest.TestCase):
+    def test_a_quote_inside_an_unquoted_field_never_splits_a_batch(self):
+        # Regression: records were cut by counting quotes per line, so a
+        # quote that is only a character (x"1, z") joined rows into one
+        # record keyed by its first row, and the next cut fell inside the
+        # batch of k: each half got its own batch_sum. Records now end where
+        # the CSV reader ends rows.
+        d = Workdir()
+        path = d.write('s.calc', 'input y;\ns = batch_sum(y);\n')
+        data = d.write('in.csv', 'k,y,z\nx"1,1,z\nk,2,z"\nk,3,z\nk,4,"a""b"\n')
+        for chunk in ('1', '8', '1000'):
+            result = subprocess.run([CALCJIT, 'eval', path, '--input', data, '--output', '-',
+                                     '--group-by', 'k', '--keep', 'k', '--chunk-bytes', chunk],
+                                    capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(result.stdout, 'k,s\n"x""1",1\nk,9\nk,9\nk,9\n', chunk)
+
     def test_group_by_streams_in_chunks_with_the_same_result(self):
         d = Workdir()
         path = d.write('s.calc', 'input x; m = batch_mean(x); r = rank(x); d = x - m;\n')
@@ -559,6 +575,62 @@ class ModelsTest(unittest.TestCase):
         result = run('check', outside, '--model-root', self.dir.path('models'))
         self.assertEqual(result.returncode, 1)
         self.assertIn('leads outside the model root', result.stderr)
+
+    def test_outputs_never_replace_a_model_file(self):
+        # Regression (issue 26, cause 4): eval --output replaced the set's
+        # model file when it named it. Every command that writes a file
+        # refuses every spelling of every model file the set declares (by
+        # device and inode), and the model is left as it was.
+        data = self.dir.write('in.csv', 'price,clicks,age,score\n1,2,3,4\n')
+        model = self.dir.path('lgb.txt')
+        with open(model, 'rb') as f:
+            before = f.read()
+        os.symlink('lgb.txt', self.dir.path('link.txt'))
+        os.link(model, self.dir.path('hard.txt'))
+        spellings = (model, self.dir.path('link.txt'), self.dir.path('hard.txt'),
+                     os.path.join(self.dir.tmp.name, '..', os.path.basename(self.dir.tmp.name),
+                                  'lgb.txt'))
+        for output in spellings:
+            for command in (('eval', self.set, '--input', data, '--output', output),
+                            ('eval', self.set, '--input', data, '--output', output,
+                             '--group-by', 'price'),
+                            ('print', self.set, '-o', output),
+                            ('graph', self.set, '-o', output)):
+                result = run(*command)
+                self.assertEqual(result.returncode, 1, command)
+                self.assertIn("is the same file as the input '%s'" % model, result.stderr)
+        # Standard output redirected onto the model file is refused too.
+        with open(self.dir.path('hard.txt'), 'ab') as out:
+            result = subprocess.run([CALCJIT, 'eval', self.set, '--input', data, '--output', '-'],
+                                    stdout=out, stderr=subprocess.PIPE, text=True)
+        self.assertEqual(result.returncode, 1)
+        with open(model, 'rb') as f:
+            self.assertEqual(f.read(), before)
+
+    def test_graph_draws_model_calls_with_their_inputs(self):
+        # model(lgb)[0] lists no inputs: they are the model's features by name
+        # (spec 6.1), drawn as edges into the model's node.
+        self.dir.write('g.calc', 'model lgb = lightgbm("lgb.txt");\ninput a;\n'
+                       'pred = model(lgb)[0];\nboth = model(lgb, a, a, a, a)[0] + pred;\n')
+        result = run('graph', self.dir.path('g.calc'))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        dot = result.stdout
+        self.assertIn('"\\model 0" [shape=component, fillcolor="#e5dbff", '
+                      'label="lgb\\n(lightgbm model)"];', dot)
+        for feature in ('price', 'clicks', 'age', 'score'):
+            self.assertIn('"%s" -> "\\model 0";' % feature, dot)
+        self.assertIn('"\\model 0" -> "pred" [label="[0]"];', dot)
+        self.assertIn('"a" -> "\\model 1";', dot)
+        self.assertIn('"\\model 1" -> "both" [label="[0]"];', dot)
+        self.assertIn('"pred" -> "both";', dot)
+        self.assertNotIn('"a" -> "both"', dot)  # a is read by the model, not by both
+        # Without its model file the set is still drawn, and says what is missing.
+        os.remove(self.dir.path('lgb.txt'))
+        result = run('graph', self.dir.path('g.calc'))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn('drawn without its models', result.stderr)
+        self.assertIn('inputs: its features (not loaded)', result.stdout)
+        self.assertNotIn('"price"', result.stdout)
 
 class CatboostModelsTest(unittest.TestCase):
     """A set with a CatBoost model (spec 6.5), through the same commands:
@@ -921,6 +993,152 @@ class HostileInputTest(unittest.TestCase):
             self.assertEqual(result.returncode, 1, csv)
             self.assertIn(expected, result.stderr, csv)
             self.assertFalse(os.path.exists(out))
+
+
+class FirstHourTest(unittest.TestCase):
+    """What a new user meets in the first hour: the version, options checked
+    with a suggestion for a typo, progress with the time left, and inputs
+    that cannot take more than the memory budget."""
+
+    SET = 'input x;\nf = x * 2;\n'
+
+    def setUp(self):
+        self.dir = Workdir()
+        self.set = self.dir.write('s.calc', self.SET)
+        self.csv = self.dir.write('in.csv', 'q,x\n' + ''.join(
+            '%d,%d\n' % (i // 10, i) for i in range(20000)))
+
+    def eval(self, *extra):
+        return run('eval', self.set, '--input', self.csv, '--output', self.dir.path('o.csv'),
+                   *extra)
+
+    def test_version(self):
+        result = run('--version')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertRegex(result.stdout, r'^calcjit \d+\.\d+\.\d+ \(backends: reference')
+        self.assertIn('--version', run('--help').stdout)
+
+    def test_threads_are_1_to_256(self):
+        for value in ('0', '-1', '257', '100000', 'many', '1e9'):
+            result = self.eval('--group-by', 'q', '--threads', value)
+            self.assertEqual(result.returncode, 1, value)
+            self.assertIn('--threads', result.stderr, value)
+            self.assertFalse(os.path.exists(self.dir.path('o.csv')))
+        for value in ('1', '256'):
+            self.assertEqual(self.eval('--group-by', 'q', '--threads', value).returncode, 0)
+
+    def test_counts_and_durations_are_checked(self):
+        # "-1" once wrapped to 2^64 - 1 (an abort in demo and bench, row
+        # 18446744073709551615 in explain); --seconds had no end.
+        for args in (('demo', '--items', '-1'), ('bench', self.set, '--items', '-1'),
+                     ('bench', self.set, '--seconds', '1e9'), ('bench', self.set, '--seconds', '0'),
+                     ('explain', self.set, 'f', '--input', self.csv, '--row', '-1'),
+                     ('explain', self.set, 'f', '--input', self.csv, '--row', '0'),
+                     ('explain', self.set, 'f', '--input', self.csv, '--row', '1', '--trees', '-3'),
+                     ('dump', self.set, '--block-size', '-8')):
+            result = run(*args)
+            self.assertEqual(result.returncode, 1, args)
+            self.assertIn(args[-2], result.stderr, args)
+
+    def test_did_you_mean(self):
+        result = self.eval('--group-by', 'q', '--thread', '2')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("did you mean '--threads'", result.stderr)
+        result = run('evl', self.set)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("unknown command 'evl' (did you mean 'eval'?)", result.stderr)
+        result = self.eval('--outputs', 'F')
+        self.assertIn("unknown output 'F': the set does not define it (did you mean 'f'?)",
+                      result.stderr)
+        result = self.eval('--group-by', 'Q')
+        self.assertIn("(did you mean 'q'?)", result.stderr)
+        misspelt = self.dir.write('typo.csv', 'q,xx\n1,2\n')
+        result = run('eval', self.set, '--input', misspelt, '--output', self.dir.path('o.csv'))
+        self.assertIn("input 'x' has no column in the input file and no default value "
+                      "(did you mean 'xx'?)", result.stderr)
+        result = run('graph', self.set, '--outputs', 'ff')
+        self.assertIn("(did you mean 'f'?)", result.stderr)
+        result = run('explain', self.set, 'ff', '--input', self.csv, '--row', '1')
+        self.assertIn("(did you mean 'f'?)", result.stderr)
+
+    def test_progress_shows_percent_and_time_left(self):
+        result = self.eval('--group-by', 'q', '--chunk-bytes', '4096', '--threads', '1',
+                           '--progress')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        lines = result.stderr.splitlines()
+        self.assertGreaterEqual(len(lines), 2, result.stderr)
+        self.assertRegex(lines[0], r'^calcjit eval: \d+% of [\d.]+ KiB, \d+ items, .* left$')
+        self.assertRegex(lines[-1], r'^calcjit eval: 100% of [\d.]+ KiB, 20000 items, .* in all$')
+        # Input of unknown size (a pipe): items and rate, no percent.
+        cat = subprocess.Popen(['cat', self.csv], stdout=subprocess.PIPE)
+        piped = subprocess.run([CALCJIT, 'eval', self.set, '--input', '/dev/stdin',
+                                '--output', self.dir.path('o.csv'), '--progress'],
+                               stdin=cat.stdout, capture_output=True, text=True)
+        cat.stdout.close()
+        cat.wait()
+        self.assertEqual(piped.returncode, 0, piped.stderr)
+        self.assertRegex(piped.stderr, r'^calcjit eval: 20000 items, ')
+        # Not a terminal and not asked for: nothing.
+        self.assertEqual(self.eval().stderr, '')
+
+    def test_inputs_within_the_memory_budget(self):
+        # 16 MiB of budget: 819 KiB of CSV text at once, records of 102 KiB.
+        budget = ('--memory-budget', '16M')
+        big = self.dir.write('big.csv', 'q,x\n' + '1,2\n' * 300000)  # 1.2 MB
+        result = run('eval', self.set, '--input', big, '--output', self.dir.path('o.csv'), *budget)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('is larger than 819 KiB', result.stderr)
+        self.assertIn('--group-by COLUMN', result.stderr)
+        # Streamed by group it fits; one group that does not fit is an error.
+        result = run('eval', self.set, '--input', big, '--output', self.dir.path('o.csv'),
+                     '--group-by', 'x', *budget)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('larger than 819 KiB of CSV text', result.stderr)
+        result = run('eval', self.set, '--input', self.csv, '--output', self.dir.path('o.csv'),
+                     '--group-by', 'q', '--threads', '8', *budget)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        # An endless first line, a record longer than the budget allows.
+        long_line = self.dir.write('long.csv', 'x' * 200000 + '\n1\n')
+        for extra in ((), ('--group-by', 'x')):
+            result = run('eval', self.set, '--input', long_line, '--output',
+                         self.dir.path('o.csv'), *budget, *extra)
+            self.assertEqual(result.returncode, 1, extra)
+        self.assertIn('longer than 102 KiB', result.stderr)
+        # A pipe that never ends: refused once the budget is reached.
+        os.remove(self.dir.path('o.csv'))
+        writer = subprocess.Popen(['yes', 'q,x'], stdout=subprocess.PIPE)
+        try:
+            for extra in ((), ('--group-by', 'q')):
+                result = subprocess.run(
+                    [CALCJIT, 'eval', self.set, '--input', '/dev/stdin', '--output',
+                     self.dir.path('o.csv'), *budget, *extra],
+                    stdin=writer.stdout, capture_output=True, text=True, timeout=60)
+                self.assertEqual(result.returncode, 1, extra)
+        finally:
+            writer.kill()
+            writer.wait()
+        self.assertFalse(os.path.exists(self.dir.path('o.csv')))
+        # Sizes: units, and a minimum.
+        self.assertEqual(self.eval('--memory-budget', '1G').returncode, 0)
+        result = self.eval('--memory-budget', '1M')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('--memory-budget', result.stderr)
+
+    def test_devices_are_no_inputs(self):
+        # Regression (issue 26, cause 7): /dev/zero and /dev/urandom were read
+        # until memory ran out. Devices are refused at once, as set files,
+        # CSV inputs and models; a pipe is read.
+        for device in ('/dev/zero', '/dev/urandom', '/dev/null'):
+            for extra in ((), ('--group-by', 'q')):
+                result = run('eval', self.set, '--input', device, '--output',
+                             self.dir.path('o.csv'), *extra)
+                self.assertEqual(result.returncode, 1, device)
+                self.assertIn('is a device, not a CSV file', result.stderr)
+            result = run('check', device, '--input-format', 'calc')
+            self.assertEqual(result.returncode, 1, device)
+            self.assertIn('is a device, not a feature set file', result.stderr)
+            result = run('explain', self.set, 'f', '--input', device, '--row', '1')
+            self.assertIn('is a device', result.stderr)
 
 
 class DemoTest(unittest.TestCase):

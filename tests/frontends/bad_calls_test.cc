@@ -83,6 +83,22 @@ Status CompileStatus(std::string_view text, std::vector<std::string> outputs) {
   return Engine::Compile(Parse(text), options).status();
 }
 
+// tests/frontends/files: sets and models the file-reading lines read.
+std::string Files() {
+  const std::string list = CALCJIT_BAD_CALLS;
+  return list.substr(0, list.rfind('/')) + "/files";
+}
+
+std::string ModelSet(const std::string& path) {
+  return "model m = xgboost(\"" + path + "\"); f = model(m, a)[0];";
+}
+
+Status ParseWithRoot(const std::string& text, const std::string& root) {
+  LoadOptions options;
+  options.model_root = root;
+  return FeatureSet::Parse(text, Format::kText, options).status();
+}
+
 const std::map<std::string, std::function<Status()>>& Handlers() {
   static const auto* const kHandlers = new std::map<std::string, std::function<Status()>>{
       {"parse_syntax_error", [] { return ParseStatus("f = ;"); }},
@@ -183,6 +199,25 @@ const std::map<std::string, std::function<Status()>>& Handlers() {
          session.Rebind();
          return session.BindInput("x", std::vector<float>{1});
        }},
+      {"model_path_outside", [] { return ParseWithRoot(ModelSet("../m.json"), Files()); }},
+      {"model_path_absolute", [] { return ParseWithRoot(ModelSet("/etc/hostname"), Files()); }},
+      {"model_link_outside",
+       [] { return FeatureSet::ReadFile(Files() + "/link_outside.calc").status(); }},
+      {"model_not_regular", [] { return ParseWithRoot(ModelSet("zero"), "/dev"); }},
+      {"model_root_nul",
+       [] { return ParseWithRoot(ModelSet("m.json"), Files() + std::string("\0x", 2)); }},
+      {"set_file_device", [] { return FeatureSet::ReadFile(Files() + "/zero.calc").status(); }},
+      {"set_file_location",
+       [] { return FeatureSet::ReadFile(Files() + "/syntax_error.calc").status(); }},
+      {"path_nul",
+       [] {
+         return FeatureSet::ReadFile(Files() + "/syntax_error.calc" + std::string("\0x", 2))
+             .status();
+       }},
+      {"model_file_location",
+       [] { return FeatureSet::ReadModel(Files() + "/bad_model.json").status(); }},
+      {"model_file_device",
+       [] { return FeatureSet::ReadModel("/dev/zero", ModelFormat::kXgboostJson).status(); }},
   };
   return *kHandlers;
 }

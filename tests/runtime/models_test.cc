@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "calcjit/calcjit.hpp"
@@ -293,6 +294,34 @@ TEST_F(ModelsTest, AModelOnItsOwn) {
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.status().message().find("name it"), std::string::npos)
       << unknown.status().message();
+}
+
+// Regression (issue 26, cause 2): a model file of 15 bytes or fewer fits in a
+// std::string's own buffer, and a view taken before the string moved pointed
+// into a dead stack frame: the reader saw other bytes (wrong messages) and so
+// did the model cache's hash. Read from a file, every short prefix of a
+// model must give the message its bytes give when handed over directly.
+TEST_F(ModelsTest, ShortModelFilesAreReadFromTheirOwnBytes) {
+  const std::string xgboost = R"({"learner": {"gradient_booster": 1}})";
+  const std::string lightgbm = "tree\nversion=v4\nnum_class=1\n";
+  for (const auto& [format, extension, text] :
+       {std::tuple{"xgboost", ".json", xgboost}, std::tuple{"lightgbm", ".txt", lightgbm}}) {
+    for (std::size_t n = 1; n <= 20; ++n) {
+      const std::string bytes = text.substr(0, n);
+      const std::string file = std::string("short") + extension;
+      std::ofstream(folder_ / file, std::ios::binary) << bytes;
+      const std::string set =
+          "model m = " + std::string(format) + "(\"" + file + "\");\nf = model(m, a)[0];\n";
+      const Result<FeatureSet> from_file = Parse(set);
+      LoadOptions given;
+      given.model_bytes["m"] = bytes;
+      const Result<FeatureSet> from_bytes = FeatureSet::Parse(set, Format::kText, given);
+      ASSERT_FALSE(from_file.ok()) << format << " " << n;
+      ASSERT_FALSE(from_bytes.ok()) << format << " " << n;
+      EXPECT_EQ(from_file.status().ToString(), from_bytes.status().ToString())
+          << format << ", the first " << n << " bytes";
+    }
+  }
 }
 
 TEST_F(ModelsTest, ASetReadWithoutModelsPrintsButDoesNotCompile) {

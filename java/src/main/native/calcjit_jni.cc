@@ -390,6 +390,15 @@ bool CopyBytes(JNIEnv* env, jbyteArray array, std::string* out) {
   return !env->ExceptionCheck();
 }
 
+// A name or path that crosses the C API as a char*: a NUL would cut it short
+// there, so it is refused (the Java side checks first; this is the backstop).
+bool CopyText(JNIEnv* env, jbyteArray array, const char* what, std::string* out) {
+  if (!CopyBytes(env, array, out)) return false;
+  if (out->find('\0') == std::string::npos) return true;
+  ThrowIllegalArgument(env, std::string(what) + " contains a NUL character");
+  return false;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -445,7 +454,7 @@ JNIEXPORT jlong JNICALL Java_io_calcjit_Native_setParseWithModels(JNIEnv* env, j
     std::string set_bytes;
     if (!CopyBytes(env, data, &set_bytes)) return 0;
     std::string root;
-    if (model_root != nullptr && !CopyBytes(env, model_root, &root)) return 0;
+    if (model_root != nullptr && !CopyText(env, model_root, "modelRoot", &root)) return 0;
     const jsize count = env->GetArrayLength(names);
     if (env->GetArrayLength(models) != count) {
       ThrowIllegalArgument(env, "as many model names as models");
@@ -462,7 +471,8 @@ JNIEXPORT jlong JNICALL Java_io_calcjit_Native_setParseWithModels(JNIEnv* env, j
         return 0;
       }
       const auto i = static_cast<std::size_t>(m);
-      if (!CopyBytes(env, name, &name_storage[i]) || !CopyBytes(env, model, &model_storage[i])) {
+      if (!CopyText(env, name, "models: a model name", &name_storage[i]) ||
+          !CopyBytes(env, model, &model_storage[i])) {
         return 0;
       }
       env->DeleteLocalRef(name);
@@ -476,6 +486,23 @@ JNIEXPORT jlong JNICALL Java_io_calcjit_Native_setParseWithModels(JNIEnv* env, j
                                                   given.data(), given.size(), &set))) {
       return 0;
     }
+    return ToHandle(set);
+  });
+}
+
+// Read natively (bounded, regular files, FIFOs and terminals only; see
+// FeatureSet::ReadFile), so that /dev/zero cannot fill the Java heap and
+// error locations name the file.
+JNIEXPORT jlong JNICALL Java_io_calcjit_Native_setReadFile(JNIEnv* env, jclass, jbyteArray path) {
+  return Guarded<jlong>(env, 0, [&]() -> jlong {
+    if (path == nullptr) {
+      ThrowIllegalArgument(env, "path is null");
+      return 0;
+    }
+    std::string file;
+    if (!CopyText(env, path, "path", &file)) return 0;
+    calcjit_set* set = nullptr;
+    if (!Check(env, calcjit_set_read_file(file.c_str(), &set))) return 0;
     return ToHandle(set);
   });
 }

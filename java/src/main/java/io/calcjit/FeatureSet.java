@@ -1,9 +1,11 @@
 package io.calcjit;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -72,8 +74,8 @@ public final class FeatureSet implements AutoCloseable {
     byte[][] contents = new byte[given.size()][];
     int m = 0;
     for (Map.Entry<String, byte[]> entry : given.entrySet()) {
-      names[m] = Objects.requireNonNull(entry.getKey(), "models: a model name is null").getBytes(
-          StandardCharsets.UTF_8);
+      String name = Objects.requireNonNull(entry.getKey(), "models: a model name is null");
+      names[m] = utf8Name(name, "models: the model name");
       contents[m] = Objects.requireNonNull(entry.getValue(), "models: the bytes of " + entry.getKey() + " are null");
       ++m;
     }
@@ -91,13 +93,78 @@ public final class FeatureSet implements AutoCloseable {
 
   /**
    * Reads a file; its format comes from the extension (.calc, .json, .pb, .binpb). The set's
-   * models are read from the file's folder.
+   * models are read from the file's folder. The file is read natively, as by the other
+   * frontends: a regular file, a FIFO or a terminal of at most 1 GiB (a device such as
+   * /dev/zero is refused), and error locations start with the path.
+   *
+   * @throws IOException when the file or one of its models cannot be read (the cause is the
+   *     {@link CalcJitException} of kind RUNTIME)
+   * @throws CalcJitException (kind USER) when the set or a model is wrong, or is no file of the
+   *     right kind
    */
   public static FeatureSet readFile(Path path) throws IOException {
     Objects.requireNonNull(path, "path is null");
-    Format format = Format.ofFileName(path.getFileName().toString());
+    Format.ofFileName(path.getFileName().toString());  // an unknown extension, as before
+    if (path.getFileSystem() != FileSystems.getDefault()) return readFromOtherFileSystem(path);
+    byte[] file = path.toString().getBytes(StandardCharsets.UTF_8);
+    NativeLoader.load();
+    long handle;
+    try {
+      handle = Native.setReadFile(file);
+    } catch (CalcJitException e) {
+      // The set or a model file could not be read: what Java calls an IOException.
+      if (e.kind() == CalcJitException.Kind.RUNTIME) throw new IOException(e.getMessage(), e);
+      throw e;
+    }
+    try {
+      return new FeatureSet(handle);
+    } catch (RuntimeException | Error e) {
+      Native.setFree(handle);
+      throw e;
+    }
+  }
+
+  /** The native reader's limit for a set file. */
+  static final long MAX_SET_FILE_BYTES = 1L << 30;
+
+  // A path of another file system (a zip, an in-memory one) has no native
+  // name: read here, as a regular file within the same limit.
+  private static FeatureSet readFromOtherFileSystem(Path path) throws IOException {
+    if (!Files.isRegularFile(path)) {
+      throw new IOException("'" + path + "' is not a regular file");
+    }
+    byte[] bytes;
+    try (InputStream in = Files.newInputStream(path)) {
+      bytes = in.readNBytes((int) MAX_SET_FILE_BYTES + 1);
+    }
+    if (bytes.length > MAX_SET_FILE_BYTES) {
+      throw new IOException("'" + path + "' is larger than the limit of " + MAX_SET_FILE_BYTES
+          + " bytes for a feature set file");
+    }
     Path folder = path.toAbsolutePath().getParent();
-    return parse(Files.readAllBytes(path), format, folder, null);
+    return parse(bytes, Format.ofFileName(path.getFileName().toString()), folder, null);
+  }
+
+  // A name as UTF-8 for the C API: an unpaired surrogate has no UTF-8 form
+  // (getBytes would make it '?', another name) and a NUL cannot cross a C
+  // string, so both are refused.
+  static byte[] utf8Name(String name, String what) {
+    for (int k = 0; k < name.length(); ++k) {
+      char c = name.charAt(k);
+      if (c == 0) {
+        throw new IllegalArgumentException(
+            what + " contains a NUL character (\\u0000) at index " + k);
+      }
+      if (Character.isHighSurrogate(c) && k + 1 < name.length()
+          && Character.isLowSurrogate(name.charAt(k + 1))) {
+        ++k;
+      } else if (Character.isSurrogate(c)) {
+        throw new IllegalArgumentException(String.format(
+            "%s has an unpaired surrogate (\\u%04x) at index %d: it is not valid Unicode", what,
+            (int) c, k));
+      }
+    }
+    return name.getBytes(StandardCharsets.UTF_8);
   }
 
   /**

@@ -29,6 +29,9 @@ final class Native {
   static native long setParseWithModels(
       byte[] data, int format, byte[] modelRoot, byte[][] names, byte[][] models);
 
+  // path: UTF-8; read by the C API (calcjit_set_read_file), models from its folder.
+  static native long setReadFile(byte[] path);
+
   static native void setFree(long set);
 
   static native long setSchema(long set);

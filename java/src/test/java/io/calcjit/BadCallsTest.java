@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -40,6 +41,21 @@ class BadCallsTest {
     try (Engine engine = serve(text); Session session = engine.newSession()) {
       session.bindInput(name, new float[] {1});
     }
+  }
+
+  static final Path FILES = TestSets.sourceDir().resolve("tests/frontends/files");
+
+  static String modelSet(String path) {
+    return "model m = xgboost(\"" + path + "\"); f = model(m, a)[0];";
+  }
+
+  static void parseWithRoot(String text, Path root) {
+    FeatureSet.parse(text.getBytes(StandardCharsets.UTF_8), Format.TEXT, root, null).close();
+  }
+
+  static void parseWithModel(String name) {
+    FeatureSet.parse(S1.getBytes(StandardCharsets.UTF_8), Format.TEXT, null,
+        Map.of(name, new byte[] {'{', '}'})).close();
   }
 
   static final Map<String, Call> HANDLERS = Map.ofEntries(
@@ -137,7 +153,17 @@ class BadCallsTest {
           session.rebind();
           session.bindInput("x", new float[] {1});
         }
-      }));
+      }),
+      Map.entry("model_path_outside", () -> parseWithRoot(modelSet("../m.json"), FILES)),
+      Map.entry("model_path_absolute", () -> parseWithRoot(modelSet("/etc/hostname"), FILES)),
+      Map.entry("model_link_outside",
+          () -> FeatureSet.readFile(FILES.resolve("link_outside.calc")).close()),
+      Map.entry("model_not_regular", () -> parseWithRoot(modelSet("zero"), Path.of("/dev"))),
+      Map.entry("models_key_nul", () -> parseWithModel("a\0b")),
+      Map.entry("models_key_surrogate", () -> parseWithModel("\uD800")),
+      Map.entry("set_file_device", () -> FeatureSet.readFile(FILES.resolve("zero.calc")).close()),
+      Map.entry("set_file_location",
+          () -> FeatureSet.readFile(FILES.resolve("syntax_error.calc")).close()));
 
   record Line(String id, String kind, Set<String> frontends, String contains) {}
 
