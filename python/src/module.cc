@@ -20,6 +20,7 @@
 #include "calcjit/calcjit.hpp"
 #include "errors.h"
 #include "evaluation.h"
+#include "matrix.h"
 #include "set_loading.h"
 
 namespace calcjit::python {
@@ -195,6 +196,7 @@ constexpr const char* kEvaluateDoc =
 void DefineModule(py::module_& module) {
   module.doc() = "calcjit: ranking feature sets, compiled, with the same bits in every backend.";
   RegisterError(module);
+  DefineMatrix(module);
 
   py::class_<InputInfo>(module, "Input", "An input of a feature set or engine.")
       .def_readonly("name", &InputInfo::name)
@@ -209,7 +211,9 @@ void DefineModule(py::module_& module) {
       .def_property_readonly("is_vector", &InputInfo::is_vector)
       .def("__repr__", &InputRepr);
 
-  py::class_<FeatureSet>(module, "FeatureSet",
+  // dynamic_attr: predict() keeps the engine it compiles on the set
+  // (calcjit/_matrix.py), so that calling it again compiles nothing.
+  py::class_<FeatureSet>(module, "FeatureSet", py::dynamic_attr(),
                          "A checked, immutable feature set. Make one with calcjit.read_file() "
                          "or calcjit.parse().")
       .def_static("read_file", &ReadSet, py::arg("path"), py::arg("format") = py::none(),

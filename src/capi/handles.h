@@ -3,6 +3,7 @@
 #ifndef CALCJIT_CAPI_HANDLES_H_
 #define CALCJIT_CAPI_HANDLES_H_
 
+#include <optional>
 #include <utility>
 
 #include "calcjit/calcjit.h"
@@ -30,6 +31,10 @@ struct calcjit_session {
   // has results to give.
   calcjit::Session session;
   bool has_results = false;
+  // calcjit_session_bind_rows (capi/rows.cc): the caller's matrix, copied
+  // into `columns` and bound at each evaluation.
+  std::optional<calcjit::MatrixView> rows;
+  calcjit::MatrixColumns columns;
 };
 
 #endif  // CALCJIT_CAPI_HANDLES_H_

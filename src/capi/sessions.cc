@@ -10,6 +10,7 @@
 #include "capi/arguments.h"
 #include "capi/errors.h"
 #include "capi/handles.h"
+#include "capi/rows.h"
 
 using calcjit::Extent;
 using calcjit::Status;
@@ -51,6 +52,7 @@ Status BindOutput(calcjit_session* session, const char* name, float* data, size_
 Status Evaluate(calcjit_session* session, std::span<const std::size_t> item_counts,
                 uint64_t* version) {
   session->has_results = false;
+  CALCJIT_RETURN_IF_ERROR(calcjit::capi::BindRowsForCall(session, item_counts));
   CALCJIT_RETURN_IF_ERROR(session->session.EvaluateQueries(item_counts));
   session->has_results = true;
   if (version != nullptr) *version = session->session.version();
@@ -107,6 +109,7 @@ calcjit_status calcjit_session_clear(calcjit_session* session) {
   return Call([&]() -> Status {
     if (session == nullptr) return NullArgument("session");
     session->session.Clear();
+    session->rows.reset();
     return Status::Ok();
   });
 }

@@ -8,6 +8,7 @@
 #include "ir/checked_set.h"
 #include "ir/limits.h"
 #include "ir/location.h"
+#include "ir/names.h"
 
 namespace calcjit::ir {
 
@@ -39,15 +40,6 @@ std::string ShownModelName(std::string_view name) {
     name.remove_prefix(length);
   }
   return "'" + shown + (name.empty() ? "'" : "...'");
-}
-
-// Why a model's name for its feature cannot name an input of a set (a set
-// declares none such: spec 4 and 5), or nullptr when it can.
-const char* UnusableFeatureName(const std::string& name) {
-  if (name.empty()) return "a name is never empty";
-  if (!IsValidUtf8(name)) return "it is not valid UTF-8";
-  if (name.size() > kMaxNameBytes) return "it is longer than 1024 bytes";
-  return nullptr;
 }
 
 // The operators that take weights, as the text spells them: "weighted_sum".
@@ -289,7 +281,7 @@ class Checker {
     // The names come from the model's file, which the set's rules never
     // checked: one that no set could declare never becomes an input.
     for (std::size_t j = 0; j < shape.feature_names.size(); ++j) {
-      const char* why = UnusableFeatureName(shape.feature_names[j]);
+      const char* why = WhyNotAName(shape.feature_names[j]);
       if (why == nullptr) continue;
       Error(NodeLocation(ir_, id, "model.inputs"),
             "model " + model + " names its feature " + std::to_string(j) + " " +

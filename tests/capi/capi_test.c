@@ -498,6 +498,82 @@ static void TestModels(void) {
   printf("models: XGBoost's margins from bytes and from a model root\n");
 }
 
+/* A model on its own (calcjit_set_from_model, calcjit_set_read_model), the
+   list of formats, and rows as input (calcjit_session_bind_rows): the three
+   recorded rows in a row-major matrix with padding, against XGBoost's bits. */
+static void TestModelOnItsOwnWithRows(void) {
+  const size_t formats = calcjit_model_format_count();
+  CHECK(formats >= 3);
+  CHECK(strcmp(calcjit_model_format_name(0), "xgboost") == 0);
+  CHECK(strcmp(calcjit_model_format_name(1), "lightgbm") == 0);
+  CHECK(calcjit_model_format_name(formats) == NULL);
+  CHECK_ERROR_HAS("beyond the");
+
+  size_t size = 0;
+  char* bytes = ReadWholeFile(CALCJIT_MODEL_DATA_DIR "/reg_squarederror.json", &size);
+  calcjit_set* set = NULL;
+  CHECK_FAILS(calcjit_set_from_model(bytes, size, "xgbost", &set), CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("unknown model format 'xgbost' ('xgboost', 'lightgbm'");
+  CHECK(set == NULL);
+  CHECK_OK(calcjit_set_from_model(bytes, size, NULL, &set)); /* by content */
+  calcjit_set_free(set);
+  set = NULL;
+  CHECK_OK(calcjit_set_from_model(bytes, size, "xgboost", &set));
+  free(bytes);
+  calcjit_schema* schema = NULL;
+  CHECK_OK(calcjit_set_schema(set, &schema));
+  CHECK(calcjit_schema_input_count(schema) == 5);
+  calcjit_input_info input;
+  CHECK_OK(calcjit_schema_input(schema, 4, &input));
+  CHECK(strcmp(input.name, "f4") == 0); /* no names in the file: f0, f1, ... */
+  CHECK(strcmp(calcjit_schema_output_name(schema, 0), "margin") == 0);
+  calcjit_schema_free(schema);
+
+  calcjit_engine* engine = NULL;
+  CHECK_OK(calcjit_engine_create(set, NULL, &engine));
+  calcjit_set_free(set);
+  calcjit_session* session = NULL;
+  CHECK_OK(calcjit_session_create(engine, &session));
+  enum { kStride = 7 }; /* five features, two floats of padding per row */
+  float rows[3 * kStride];
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = 0; j < kStride; ++j) {
+      rows[i * kStride + j] = j < 5 ? FromBits(kModelRows[i][j]) : -1.0f;
+    }
+  }
+  CHECK_FAILS(calcjit_session_bind_rows(session, rows, 3, 5, 4), CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("row_stride 4 is less than the 5 columns");
+  CHECK_FAILS(calcjit_session_bind_rows(session, rows, 3, 4, kStride), CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("the matrix has 4 columns but the engine has 5 inputs");
+  CHECK_OK(calcjit_session_bind_rows(session, rows, 3, 5, kStride));
+  CHECK_FAILS(calcjit_session_evaluate(session, 4, NULL), CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("the call has 4 items but the bound rows hold 3");
+  const float* out = NULL;
+  size_t count = 0;
+  for (size_t n = 0; n <= 3; ++n) { /* the first n rows */
+    CHECK_OK(calcjit_session_evaluate(session, n, NULL));
+    CHECK_OK(calcjit_session_output(session, "margin", &out, &count));
+    CHECK(count == n);
+    for (size_t i = 0; i < n; ++i) CHECK(Bits(out[i]) == kModelRows[i][5]);
+  }
+  /* Read at evaluation: a row changed after binding is seen. */
+  for (size_t j = 0; j < 5; ++j) rows[j] = FromBits(kModelRows[1][j]);
+  CHECK_OK(calcjit_session_evaluate(session, 1, NULL));
+  CHECK_OK(calcjit_session_output(session, "margin", &out, &count));
+  CHECK(Bits(out[0]) == kModelRows[1][5]);
+  CHECK_OK(calcjit_session_clear(session));
+  CHECK_FAILS(calcjit_session_evaluate(session, 1, NULL), CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("f0");
+  calcjit_session_free(session);
+  calcjit_engine_free(engine);
+
+  CHECK(calcjit_set_read_model(CALCJIT_MODEL_DATA_DIR "/no_such.json", NULL, &set) != CALCJIT_OK);
+  CHECK_ERROR_HAS("no_such.json");
+  CHECK_OK(calcjit_set_read_model(CALCJIT_MODEL_DATA_DIR "/lgb4_binary.txt", NULL, &set));
+  calcjit_set_free(set);
+  printf("a model on its own: XGBoost's margins from a row-major matrix\n");
+}
+
 int main(void) {
   printf("calcjit %s\n", calcjit_version_string());
   CHECK(strcmp(calcjit_version_string(), CALCJIT_VERSION_STRING) == 0);
@@ -505,6 +581,7 @@ int main(void) {
   TestNullArguments();
   TestParseErrors();
   TestModels();
+  TestModelOnItsOwnWithRows();
 
   calcjit_set* set = Parse(kSet);
   TestSchema(set);
