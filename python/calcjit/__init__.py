@@ -105,19 +105,19 @@ def _evaluate(self, inputs=None, *, group=None, n=None, out=None, copy=None):
         n = _args.check_count("evaluate", "n", n)
     if copy is not None:
         _args.check_bool("evaluate", "copy", copy)
-    if _matrix.is_matrix(inputs):
-        inputs, rows = _matrix.columns_of(self, inputs, bool(copy))
-        if n is not None and n != rows:
-            raise _error(f"n={n} but X has {rows} rows", "n")
-        n, copy = rows, False  # the columns are float32 views: nothing to convert
-    elif copy is None:
-        copy = True
     offsets = None
     if group is not None:
         offsets = query_offsets(group)
         if n is not None and n != offsets[-1]:
             raise Error(f"n={n} but group has {offsets[-1]} ids")
-    return self._evaluate(inputs, n, offsets, out, copy)
+    if _matrix.is_matrix(inputs):
+        x = _matrix.rows_of(inputs, bool(copy))
+        if n is not None and n != x.shape[0]:
+            raise _error(f"n={n} but X has {x.shape[0]} rows", "n")
+        if offsets is not None and offsets[-1] != x.shape[0]:
+            raise _error(f"group has {offsets[-1]} ids but X has {x.shape[0]} rows", "group")
+        return self._evaluate_rows(x, offsets, out)
+    return self._evaluate(inputs, n, offsets, out, True if copy is None else copy)
 
 
 def _evaluate_dataframe_method(self, df, group_by=None, outputs=None):
@@ -145,9 +145,9 @@ def _set_predict(self, X, *, backend="auto", copy=None):
 
 # Attached here, declared in _calcjit.pyi (so mypy sees an assignment to a method).
 Engine.evaluate = _evaluate  # type: ignore[assignment]
-Engine.predict = _predict  # type: ignore[attr-defined]
-ServingEngine.predict = _predict  # type: ignore[attr-defined]
-FeatureSet.predict = _set_predict  # type: ignore[attr-defined]
+Engine.predict = _predict  # type: ignore[assignment]
+ServingEngine.predict = _predict  # type: ignore[assignment]
+FeatureSet.predict = _set_predict  # type: ignore[assignment]
 Engine.evaluate_dataframe = _evaluate_dataframe_method  # type: ignore[assignment]
 ServingEngine.evaluate = _evaluate  # type: ignore[assignment]
 ServingEngine.evaluate_dataframe = _evaluate_dataframe_method  # type: ignore[assignment]

@@ -21,7 +21,6 @@ columns by their codes, as XGBoost's enable_categorical does.
 
 import numpy as np
 
-from . import _calcjit
 from ._groups import _error
 
 
@@ -54,14 +53,9 @@ def _float32(x, copy):
     return converted
 
 
-def columns_of(target, x, copy):
-    """The inputs dict for a matrix X: input j (of target.inputs, in order) is
-    column j of X, each a contiguous float32 view (no further copy)."""
-    x = _float32(x, copy)
-    inputs = target.inputs
-    _calcjit._check_matrix_inputs(inputs, x.shape[1])
-    columns = _calcjit._matrix_columns(x)
-    return {info.name: columns[:, j] for j, info in enumerate(inputs)}, x.shape[0]
+def rows_of(x, copy):
+    """X as the float32 matrix the native code binds (Engine._evaluate_rows)."""
+    return _float32(x, copy)
 
 
 def predict(target, x, copy=None):

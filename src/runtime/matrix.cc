@@ -2,6 +2,8 @@
 // matrix into the engine's columns.
 #include "calcjit/matrix.h"
 
+#include <xmmintrin.h>
+
 #include <algorithm>
 #include <limits>
 #include <new>
@@ -22,7 +24,32 @@ void CopyMatrixColumns(const MatrixView& m, std::size_t rows, float* out) {
   for (std::size_t first = 0; first < rows; first += kBlockRows) {
     const std::size_t count = std::min(kBlockRows, rows - first);
     const float* block = m.data + first * m.row_stride;
-    for (std::size_t j = 0; j < m.columns; ++j) {
+    std::size_t j = 0;
+    if (m.column_stride == 1) {
+      // C order: 4 x 4 tiles, each four rows loaded and stored as four
+      // column pieces (SSE, in every x86-64): three times faster than
+      // gathering element by element (docs/PERFORMANCE.md, "Rows as input").
+      // Loads and stores move bits: NaN payloads and signs stay as they are.
+      const std::size_t count4 = count & ~std::size_t{3};
+      for (; j + 4 <= m.columns; j += 4) {
+        float* column = out + j * rows + first;
+        for (std::size_t i = 0; i < count4; i += 4) {
+          const float* in = block + i * m.row_stride + j;
+          __m128 r0 = _mm_loadu_ps(in), r1 = _mm_loadu_ps(in + m.row_stride);
+          __m128 r2 = _mm_loadu_ps(in + 2 * m.row_stride), r3 = _mm_loadu_ps(in + 3 * m.row_stride);
+          _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+          _mm_storeu_ps(column + i, r0);
+          _mm_storeu_ps(column + rows + i, r1);
+          _mm_storeu_ps(column + 2 * rows + i, r2);
+          _mm_storeu_ps(column + 3 * rows + i, r3);
+        }
+        for (std::size_t i = count4; i < count; ++i) {
+          for (std::size_t k = 0; k < 4; ++k) column[k * rows + i] = block[i * m.row_stride + j + k];
+        }
+      }
+    }
+    // Any other strides, and the columns after the last tile.
+    for (; j < m.columns; ++j) {
       const float* in = block + j * m.column_stride;
       float* column = out + j * rows + first;
       for (std::size_t i = 0; i < count; ++i) column[i] = in[i * m.row_stride];
