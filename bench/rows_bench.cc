@@ -8,6 +8,9 @@
 // - RowsCopied/...: the rows copied into columns (MatrixColumns, C order),
 //   bound, evaluated: what predict(X) and calcjit_session_bind_rows do.
 // - Copy: the copy alone.
+// - StridedSum/...: the alternative to the copy, reading the rows with their
+//   stride (the sum set's loop written by hand), against the same loop on
+//   columns.
 // Two workloads: a tree model (100 trees of depth 6 over the 40 features, an
 // XGBoost JSON written here with random splits) and the cheapest set with 40
 // inputs (their sum), where the copy weighs most.
@@ -159,6 +162,31 @@ void Copy(benchmark::State& state) {
   }
 }
 
+// What strided evaluation would cost instead of the copy: the sum set
+// computed straight from the rows, each input read with the row stride, in
+// the set's order (a left fold per item), as a VM kernel reading strided
+// operands would; and the same from columns, for scale. Both keep the bits of
+// the engine's sum.
+void StridedSum(benchmark::State& state) {
+  Workload& w = Get(false);
+  std::vector<float> out(kRows);
+  const bool strided = state.range(0) != 0;
+  for (auto _ : state) {
+    const float* x = w.rows.data();
+    for (std::size_t i = 0; i < kRows; ++i) out[i] = strided ? x[i * kFeatures] : w.columns[0][i];
+    for (std::size_t j = 1; j < kFeatures; ++j) {
+      if (strided) {
+        for (std::size_t i = 0; i < kRows; ++i) out[i] += x[i * kFeatures + j];
+      } else {
+        const float* column = w.columns[j].data();
+        for (std::size_t i = 0; i < kRows; ++i) out[i] += column[i];
+      }
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+
+BENCHMARK(StridedSum)->ArgName("strided")->Arg(1)->Arg(0)->Unit(benchmark::kMicrosecond);
 BENCHMARK(Columns)->ArgName("model")->Arg(1)->Arg(0)->Unit(benchmark::kMicrosecond);
 BENCHMARK(RowsCopied)->ArgName("model")->Arg(1)->Arg(0)->Unit(benchmark::kMicrosecond);
 BENCHMARK(Copy)->Unit(benchmark::kMicrosecond);
