@@ -567,6 +567,30 @@ static void TestModelOnItsOwnWithRows(void) {
   calcjit_session_free(session);
   calcjit_engine_free(engine);
 
+  /* Contract 6.1: model(m)[k] without inputs binds the model's feature names,
+     f0, f1, ... for a file without names; the rows bind them in that order. */
+  static const char kImplied[] =
+      "model ranker = xgboost(\"reg_squarederror.json\");\nm = model(ranker)[0];\n";
+  CHECK_OK(calcjit_set_parse_with_models(kImplied, strlen(kImplied), CALCJIT_FORMAT_TEXT,
+                                         CALCJIT_MODEL_DATA_DIR, NULL, 0, &set));
+  CHECK_OK(calcjit_set_schema(set, &schema));
+  CHECK_OK(calcjit_schema_input(schema, 0, &input));
+  CHECK(strcmp(input.name, "f0") == 0 && input.declared == 0);
+  calcjit_schema_free(schema);
+  CHECK_OK(calcjit_engine_create(set, NULL, &engine));
+  calcjit_set_free(set);
+  set = NULL;
+  CHECK_OK(calcjit_session_create(engine, &session));
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = 0; j < 5; ++j) rows[i * kStride + j] = FromBits(kModelRows[i][j]);
+  }
+  CHECK_OK(calcjit_session_bind_rows(session, rows, 3, 5, kStride));
+  CHECK_OK(calcjit_session_evaluate(session, 3, NULL));
+  CHECK_OK(calcjit_session_output(session, "m", &out, &count));
+  for (size_t i = 0; i < 3; ++i) CHECK(Bits(out[i]) == kModelRows[i][5]);
+  calcjit_session_free(session);
+  calcjit_engine_free(engine);
+
   CHECK(calcjit_set_read_model(CALCJIT_MODEL_DATA_DIR "/no_such.json", NULL, &set) != CALCJIT_OK);
   CHECK_ERROR_HAS("no_such.json");
   CHECK_OK(calcjit_set_read_model(CALCJIT_MODEL_DATA_DIR "/lgb4_binary.txt", NULL, &set));
