@@ -481,13 +481,13 @@ static void TestModels(void) {
               CALCJIT_ERROR_USER);
   CHECK_ERROR_HAS("no model root");
   CHECK(strcmp(calcjit_last_error_location(), "1:7") == 0);
-  CHECK_FAILS(calcjit_set_parse_with_models(kModelSet, strlen(kModelSet), CALCJIT_FORMAT_TEXT,
-                                            NULL, NULL, 1, &set),
+  CHECK_FAILS(calcjit_set_parse_with_models(kModelSet, strlen(kModelSet), CALCJIT_FORMAT_TEXT, NULL,
+                                            NULL, 1, &set),
               CALCJIT_ERROR_USER);
   CHECK_ERROR_HAS("models is NULL");
   const calcjit_model_bytes unnamed[1] = {{NULL, "x", 1}};
-  CHECK_FAILS(calcjit_set_parse_with_models(kModelSet, strlen(kModelSet), CALCJIT_FORMAT_TEXT,
-                                            NULL, unnamed, 1, &set),
+  CHECK_FAILS(calcjit_set_parse_with_models(kModelSet, strlen(kModelSet), CALCJIT_FORMAT_TEXT, NULL,
+                                            unnamed, 1, &set),
               CALCJIT_ERROR_USER);
   CHECK_ERROR_HAS("models[0].name is NULL");
   const calcjit_model_bytes broken[1] = {{"ranker", "{", 1}};

@@ -241,6 +241,18 @@ TEST(XgboostReaderTest, HostileUbjson) {
   nested += "]}";
   EXPECT_THAT(UbjsonError(nested), HasSubstr("more values than the file has bytes"));
   EXPECT_THAT(UbjsonError("{i\x07learner[$i#i\x03\x01\x02\x03}"), HasSubstr("expected an object"));
+  // UBJSON strings are bytes: a feature name must still be UTF-8.
+  nlohmann::json document = nlohmann::json::parse(Model());
+  document["learner"]["feature_names"] = {"a", "b"};
+  std::vector<std::uint8_t> named = nlohmann::json::to_ubjson(document);
+  const std::string good(named.begin(), named.end());
+  EXPECT_EQ(UbjsonError(good), "no error");
+  std::string bad = good;
+  bad[bad.find("\x01"
+               "b") +
+      1] = '\xff';
+  EXPECT_THAT(UbjsonError(bad),
+              HasSubstr("learner.feature_names[1]: a feature name that is not valid UTF-8"));
 }
 
 // The legacy binary format (XGBoost before 3.1): refused with how to convert it.
@@ -493,6 +505,8 @@ TEST(LightgbmReaderTest, HostileFiles) {
                         "linear_tree=true), which calcjit does not evaluate"));
   EXPECT_THAT(LightgbmError(Replace(good, "num_tree_per_iteration=1", "num_tree_per_iteration=2")),
               HasSubstr("1 trees is not a multiple of num_tree_per_iteration 2"));
+  EXPECT_THAT(LightgbmError(Replace(good, "feature_names=a b", "feature_names=a \xff")),
+              HasSubstr("ranker.txt:8: feature_names[1] is not valid UTF-8"));
   EXPECT_THAT(LightgbmError(Replace(good, "feature_names=a b", "feature_names=a")),
               HasSubstr("feature_names has 1 names for 2 features"));
   EXPECT_THAT(LightgbmError(Replace(good, "num_leaves=3", "num_leaves=300000000")),

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/number_text.h"
+#include "common/utf8.h"
 #include "model/tree/tree_check.h"
 
 namespace calcjit::model {
@@ -455,7 +456,13 @@ Result<TreeEnsemble> LightgbmReader::Read() {
   info.format = ModelFormat::kLightgbmText;
   info.num_features = num_features_;
   info.names_from_file = true;
-  for (std::string_view name : name_tokens) info.feature_names.emplace_back(name);
+  for (std::size_t j = 0; j < name_tokens.size(); ++j) {
+    // A name reaches messages, Java and Python strings.
+    if (!IsValidUtf8(name_tokens[j])) {
+      return Error(names->number, "feature_names[" + std::to_string(j) + "] is not valid UTF-8");
+    }
+    info.feature_names.emplace_back(name_tokens[j]);
+  }
   info.num_outputs = static_cast<std::uint32_t>(per_iteration);
   if (const Line* objective = header_value("objective")) {
     info.objective = std::string(SplitKeyValue(objective->text).value);

@@ -17,6 +17,7 @@
 
 #include "common/json_text.h"
 #include "common/number_text.h"
+#include "common/utf8.h"
 #include "math/fp_env.h"
 #include "model/tree/tree_check.h"
 
@@ -453,6 +454,9 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
         if (feature_names_.size() >= kMaxFeatures) {
           return Fail("more than " + std::to_string(kMaxFeatures) + " feature names", Path());
         }
+        // JSON strings are UTF-8 (nlohmann checks them); UBJSON's are bytes.
+        // A name reaches messages, Java and Python strings.
+        if (!IsValidUtf8(value.text)) return Fail("a feature name that is not valid UTF-8", Path());
         feature_names_.emplace_back(value.text);
         break;
       case Ctx::kGradientBooster:
