@@ -84,7 +84,7 @@ TEST(AllocationTest, BlockEvaluatorAllocatesNothing) {
   int models = 0;
   for (const auto& entry : std::filesystem::directory_iterator(CALCJIT_MODEL_DATA_DIR)) {
     const std::string path = entry.path().string();
-    const bool xgboost = entry.path().extension() == ".json";
+    const bool xgboost = entry.path().extension() == ".json" || entry.path().extension() == ".ubj";
     if (!xgboost && entry.path().extension() != ".txt") continue;
     auto model = LoadTreeModel(xgboost ? ModelFormat::kXgboostJson : ModelFormat::kLightgbmText,
                                testing::ReadFileBytes(path), path);

@@ -556,7 +556,7 @@ TEST(LightgbmReaderTest, TreeSizesMustMatchTheTrees) {
 
 // A real linear-tree model of LightGBM 4.7.0 (make_lightgbm_models.py).
 TEST(LightgbmReaderTest, LinearTreesAreRefused) {
-  const std::string path = std::string(CALCJIT_MODEL_DATA_DIR) + "/lgb4_linear_tree.txt";
+  const std::string path = std::string(CALCJIT_MODEL_DATA_DIR) + "/refused/lgb4_linear_tree.txt";
   std::ifstream in(path, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_FALSE(text.empty()) << path;
