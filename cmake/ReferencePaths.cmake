@@ -1,10 +1,14 @@
 # Where scripts/setup.sh put the reference venvs (PyPI pins of requirements/),
 # named as scripts/reference_paths.sh names them: the SHA-256 of the pin file.
 # Tests that compare with a library of PyPI (LightGBM, CatBoost, XGBoost 3.x,
-# PySpark, pyarrow) run these interpreters; the library itself never does.
+# PySpark, pyarrow) run these interpreters, and the JVM side of the Spark tests
+# that repository; the library itself never does.
 #
 #   CALCJIT_REFERENCE_PYTHON  Debian's python3 + requirements/reference.txt
 #   CALCJIT_XGBOOST3_PYTHON   Python 3.12 + requirements/xgboost3.txt
+#   CALCJIT_MAVEN_REPO        the local Maven repository of requirements/maven/pom.xml
+#   CALCJIT_SPARK_CLASSPATH_FILE  Spark's class path in it (one line, ':'-separated),
+#                             which calcjit-spark.jar compiles and its tests run against
 #
 # A venv that is missing is not an error here (a build needs none of it); the
 # tests that need it fail and say to run scripts/setup.sh.
@@ -25,3 +29,10 @@ endfunction()
 
 _calcjit_venv_python(CALCJIT_REFERENCE_PYTHON reference reference.txt)
 _calcjit_venv_python(CALCJIT_XGBOOST3_PYTHON xgboost3 xgboost3.txt)
+
+file(SHA256 "${PROJECT_SOURCE_DIR}/requirements/maven/pom.xml" _calcjit_maven_hash)
+string(SUBSTRING "${_calcjit_maven_hash}" 0 12 _calcjit_maven_key)
+set(CALCJIT_MAVEN_REPO "${_calcjit_cache}/maven-${_calcjit_maven_key}")
+set(CALCJIT_SPARK_CLASSPATH_FILE "${CALCJIT_MAVEN_REPO}/spark.classpath")
+set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             "${PROJECT_SOURCE_DIR}/requirements/maven/pom.xml")

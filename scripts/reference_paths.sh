@@ -8,6 +8,8 @@
 #   CALCJIT_CACHE           the cache folder (default ~/.cache/calcjit)
 #   CALCJIT_REFERENCE_VENV  Debian's python3 + requirements/reference.txt
 #   CALCJIT_XGBOOST3_VENV   Python 3.12 + requirements/xgboost3.txt
+#   CALCJIT_MAVEN_REPO      a local Maven repository: requirements/maven/pom.xml's
+#                           artifacts (Spark) and plugins; spark.classpath in it
 CALCJIT_REQUIREMENTS="$(cd "$(dirname "${BASH_SOURCE[0]}")/../requirements" && pwd)"
 CALCJIT_CACHE="${CALCJIT_CACHE:-$HOME/.cache/calcjit}"
 
@@ -30,10 +32,12 @@ calcjit_python312() {
 
 CALCJIT_REFERENCE_VENV="$CALCJIT_CACHE/venv-reference-$(calcjit_pin_key "$CALCJIT_REQUIREMENTS/reference.txt")"
 CALCJIT_XGBOOST3_VENV="$CALCJIT_CACHE/venv-xgboost3-$(calcjit_pin_key "$CALCJIT_REQUIREMENTS/xgboost3.txt")"
-export CALCJIT_CACHE CALCJIT_REFERENCE_VENV CALCJIT_XGBOOST3_VENV
+CALCJIT_MAVEN_REPO="$CALCJIT_CACHE/maven-$(calcjit_pin_key "$CALCJIT_REQUIREMENTS/maven/pom.xml")"
+export CALCJIT_CACHE CALCJIT_REFERENCE_VENV CALCJIT_XGBOOST3_VENV CALCJIT_MAVEN_REPO
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   echo "CALCJIT_CACHE=$CALCJIT_CACHE"
   echo "CALCJIT_REFERENCE_VENV=$CALCJIT_REFERENCE_VENV"
   echo "CALCJIT_XGBOOST3_VENV=$CALCJIT_XGBOOST3_VENV"
+  echo "CALCJIT_MAVEN_REPO=$CALCJIT_MAVEN_REPO"
 fi

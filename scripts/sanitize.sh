@@ -20,7 +20,7 @@ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCALCJIT_SANITIZE="$sanitizers" -DCALCJIT_BUILD_BENCHMARKS=OFF -DCALCJIT_BUILD_TOOLS=OFF >/dev/null
 tests=(engine_test queries_test pipeline_test serving_test shadow_test jit_test bad_calls_test
        shared_statistics_test)
-if [ -f tests/capi/CMakeLists.txt ]; then tests+=(capi_test capi_bad_calls_test); fi
+if [ -f tests/capi/CMakeLists.txt ]; then tests+=(capi_test capi_bad_calls_test capi_arrow_test); fi
 cmake --build "$dir" -j"$(nproc)" --target "${tests[@]}"
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

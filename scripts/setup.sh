@@ -24,6 +24,9 @@ packages=(
   python3-dev pybind11-dev python3-numpy python3-pandas python3-pytest
   # the Java frontend (java/): JDK 17 for javac and JNI, JUnit 5 for its tests
   openjdk-17-jdk-headless junit5
+  # Maven: the Spark tests' artifacts (requirements/maven/pom.xml) and the
+  # install test's Maven project
+  maven
   # the Java benchmark's yardstick only (formulas compiled to JVM bytecode,
   # java/src/bench/.../AsmCompiler.java); the calcjit jar does not use it
   libasm-java
@@ -97,4 +100,24 @@ python312=$(calcjit_python312) || {
   exit 1
 }
 make_venv "$CALCJIT_XGBOOST3_VENV" "$python312" "$CALCJIT_REQUIREMENTS/xgboost3.txt"
-echo "setup: reference venvs ready in $CALCJIT_CACHE"
+
+# The Maven pins (requirements/maven/pom.xml) in a local repository of their
+# own: Spark for calcjit-spark.jar and its tests (spark.classpath: the class
+# path, one line), and the plugins of the install test's Maven project and of
+# the README's `mvn install:install-file`, so that the test runs offline.
+# Marked complete last, as the venvs are.
+make_maven_repo() {
+  local repo=$1 pom=$2
+  [ -f "$repo/.complete" ] && return 0
+  echo "setup: $repo from $pom"
+  rm -rf "$repo"
+  mkdir -p "$repo"
+  local mvn=(mvn -B -q -Dmaven.repo.local="$repo" -f "$pom")
+  "${mvn[@]}" dependency:build-classpath -Dmdep.outputFile="$repo/spark.classpath"
+  "${mvn[@]}" dependency:resolve-plugins
+  # `install:` resolved by its prefix, as the README's command resolves it.
+  "${mvn[@]}" install:help >/dev/null
+  touch "$repo/.complete"
+}
+make_maven_repo "$CALCJIT_MAVEN_REPO" "$CALCJIT_REQUIREMENTS/maven/pom.xml"
+echo "setup: reference venvs and Maven repository ready in $CALCJIT_CACHE"

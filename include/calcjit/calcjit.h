@@ -76,6 +76,54 @@ typedef enum calcjit_scope {
 } calcjit_scope;
 
 /* ------------------------------------------------------------------------ */
+/* The Arrow C Data Interface: the two structs every Arrow implementation
+ * shares (pyarrow, polars, Arrow Java and C++, DuckDB, ...), defined as the
+ * Arrow specification ("The Arrow C data interface") defines them, under the
+ * specification's own guard, so that a program that also includes Arrow's
+ * header (or another copy of these lines) gets one definition. */
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+
+struct ArrowSchema {
+  /* Array type description */
+  const char* format;
+  const char* name;
+  const char* metadata;
+  int64_t flags;
+  int64_t n_children;
+  struct ArrowSchema** children;
+  struct ArrowSchema* dictionary;
+
+  /* Release callback */
+  void (*release)(struct ArrowSchema*);
+  /* Opaque producer-specific data */
+  void* private_data;
+};
+
+struct ArrowArray {
+  /* Array data description */
+  int64_t length;
+  int64_t null_count;
+  int64_t offset;
+  int64_t n_buffers;
+  int64_t n_children;
+  const void** buffers;
+  struct ArrowArray** children;
+  struct ArrowArray* dictionary;
+
+  /* Release callback */
+  void (*release)(struct ArrowArray*);
+  /* Opaque producer-specific data */
+  void* private_data;
+};
+
+#endif /* ARROW_C_DATA_INTERFACE */
+
+/* ------------------------------------------------------------------------ */
 /* Errors and version */
 
 /* The first diagnostic's message of the last failed call on this thread; ""
@@ -267,6 +315,30 @@ CALCJIT_API calcjit_status calcjit_session_bind_input_prefix(calcjit_session* se
 CALCJIT_API calcjit_status calcjit_session_bind_output_prefix(calcjit_session* session,
                                                               const char* name, float* data,
                                                               size_t capacity);
+/* Binds an input to a column of Arrow data (the C Data Interface above),
+ * borrowed: calcjit reads `array` and `schema` but never moves them and never
+ * calls their release callbacks; the array's buffers must stay valid while the
+ * session evaluates with the binding (as for calcjit_session_bind_input).
+ * `array` holds one entry per item (an item input: N entries for the call's N
+ * items) or per query (a query input: one entry for every query, or one per
+ * query). A scalar input takes a numeric array; a vector input of dimension d
+ * a fixed-size list of d numbers (format "+w:d").
+ * Read in place, with no copy: float32 (format "f", or a fixed-size list of
+ * float32 for a vector) without nulls (null_count 0, or no validity buffer)
+ * at a 4-byte aligned address. Converted once into a buffer the session owns
+ * (kept until the name is bound again, calcjit_session_clear or free): every
+ * other numeric format (int8..int64, uint8..uint64, float64, bool; values of
+ * float64 beyond the float32 range are refused, as the CSV reader refuses
+ * them) and any array with nulls, whose null entries become NaN (missing), as
+ * an empty CSV cell does. Other formats (strings, dictionaries, lists of
+ * another size, ...) are refused with an error naming the format.
+ * `copied` (may be NULL) receives 1 when the values were converted, 0 when
+ * they are read in place. */
+CALCJIT_API calcjit_status calcjit_session_bind_input_arrow(calcjit_session* session,
+                                                            const char* name,
+                                                            const struct ArrowArray* array,
+                                                            const struct ArrowSchema* schema,
+                                                            int* copied);
 /* Rows as input (calcjit/matrix.h): binds the schema's inputs, in order (each
  * must be an item scalar; for a set from calcjit_set_from_model, the model's
  * features), to the columns of a row-major matrix: item i's value of input j

@@ -3,6 +3,8 @@
 #ifndef CALCJIT_CALCJIT_HPP_
 #define CALCJIT_CALCJIT_HPP_
 
+#include "calcjit/cxx20.h"
+
 #include "calcjit/cpu.h"
 #include "calcjit/dump.h"
 #include "calcjit/numbers.h"

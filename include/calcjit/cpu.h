@@ -5,6 +5,8 @@
 #ifndef CALCJIT_CPU_H_
 #define CALCJIT_CPU_H_
 
+#include "calcjit/cxx20.h"
+
 #include <optional>
 #include <string_view>
 

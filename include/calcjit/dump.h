@@ -5,6 +5,8 @@
 #ifndef CALCJIT_DUMP_H_
 #define CALCJIT_DUMP_H_
 
+#include "calcjit/cxx20.h"
+
 #include <optional>
 #include <string>
 #include <string_view>

@@ -2,6 +2,8 @@
 #ifndef CALCJIT_ENGINE_H_
 #define CALCJIT_ENGINE_H_
 
+#include "calcjit/cxx20.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>

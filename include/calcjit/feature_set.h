@@ -2,6 +2,8 @@
 #ifndef CALCJIT_FEATURE_SET_H_
 #define CALCJIT_FEATURE_SET_H_
 
+#include "calcjit/cxx20.h"
+
 #include <cstddef>
 #include <map>
 #include <memory>

@@ -3,6 +3,8 @@
 #ifndef CALCJIT_MODEL_FORMAT_H_
 #define CALCJIT_MODEL_FORMAT_H_
 
+#include "calcjit/cxx20.h"
+
 #include <optional>
 #include <span>
 #include <string>

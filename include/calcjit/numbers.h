@@ -4,6 +4,8 @@
 #ifndef CALCJIT_NUMBERS_H_
 #define CALCJIT_NUMBERS_H_
 
+#include "calcjit/cxx20.h"
+
 #include <string>
 #include <string_view>
 

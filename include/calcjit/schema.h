@@ -2,6 +2,8 @@
 #ifndef CALCJIT_SCHEMA_H_
 #define CALCJIT_SCHEMA_H_
 
+#include "calcjit/cxx20.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>

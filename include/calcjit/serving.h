@@ -5,6 +5,8 @@
 #ifndef CALCJIT_SERVING_H_
 #define CALCJIT_SERVING_H_
 
+#include "calcjit/cxx20.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -4,6 +4,8 @@
 #ifndef CALCJIT_STATUS_H_
 #define CALCJIT_STATUS_H_
 
+#include "calcjit/cxx20.h"
+
 #include <memory>
 #include <optional>
 #include <string>

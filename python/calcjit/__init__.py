@@ -26,13 +26,21 @@ from ._calcjit import __version__  # noqa: F401
 from . import _arguments as _args
 from ._groups import _error, query_offsets, query_starts
 from . import _matrix
-from ._pandas import evaluate_dataframe as _evaluate_dataframe
+from ._pandas import evaluate_dataframe as _evaluate_pandas
+from ._arrow import evaluate_arrow as _evaluate_arrow, is_arrow as _is_arrow
+
+
+def _evaluate_dataframe(target, df, group_by=None, outputs=None):
+    """pandas in, pandas out; Arrow (pyarrow, polars) in, the same kind out."""
+    if _is_arrow(df):
+        return _evaluate_arrow(target, df, group_by=group_by, outputs=outputs)
+    return _evaluate_pandas(target, df, group_by=group_by, outputs=outputs)
 
 BACKENDS = ("reference", "vm", "jit", "auto")
 
 __all__ = [
     "BACKENDS", "Diagnostic", "Engine", "Error", "FeatureSet", "Input", "Mismatch",
-    "ServingEngine", "VersionStats", "available_backends", "evaluate_dataframe",
+    "ServingEngine", "VersionStats", "available_backends", "evaluate_arrow", "evaluate_dataframe",
     "from_model", "is_backend_available", "is_isa_supported", "parse", "query_offsets", "query_starts",
     "read_file", "__version__",
 ]
@@ -124,7 +132,9 @@ def _evaluate_dataframe_method(self, df, group_by=None, outputs=None):
     """Evaluates over the rows of a pandas DataFrame; returns a DataFrame of the
     outputs (float32 columns, the same index). group_by: a column name or one id
     per row (runs of consecutive equal ids are queries); query inputs are taken
-    from the first row of each query. outputs: the columns to return."""
+    from the first row of each query. outputs: the columns to return. A
+    pyarrow.Table, pyarrow.RecordBatch or polars.DataFrame gives the same kind
+    of table back (see calcjit.evaluate_arrow)."""
     return _evaluate_dataframe(self, df, group_by=group_by, outputs=outputs)
 
 
@@ -163,6 +173,19 @@ def _set_evaluate_dataframe(self, df, group_by=None, outputs=None, backend="auto
 
 
 FeatureSet.evaluate_dataframe = _set_evaluate_dataframe  # type: ignore[assignment]
+
+
+def evaluate_arrow(target, data, group_by=None, outputs=None, keep=None, backend="auto"):
+    """Evaluates a FeatureSet (compiled for `outputs` on `backend`), an Engine or
+    a ServingEngine over a pyarrow.Table, pyarrow.RecordBatch or polars.DataFrame;
+    returns the same kind of table: the `keep` columns as they are, then a
+    float32 column per output. float32 columns without nulls are read in place
+    (no copy); other numeric columns are converted once, nulls becoming NaN.
+    group_by: None (one query), a column name or one id per row."""
+    if isinstance(target, FeatureSet):
+        names = [outputs] if isinstance(outputs, str) else outputs
+        target = target.compile(backend=backend, outputs=names)
+    return _evaluate_arrow(target, data, group_by=group_by, outputs=outputs, keep=keep)
 
 
 def evaluate_dataframe(target, df, group_by=None, outputs=None):

@@ -17,40 +17,19 @@ SHA-256, the backend and the outputs, for later partitions and later jobs.
 
 import hashlib
 import pickle
-import threading
 
 import numpy as np
 
+from . import _engines
 from ._groups import _error, query_offsets
 
 __all__ = ["evaluate", "compile_count"]
 
-# The worker side: engines by (content hash, backend, outputs), and how many
-# were compiled in this process (tests check "once per process").
-_engines = {}
-_engines_lock = threading.Lock()
-_compiled = 0
-
 
 def compile_count():
-    """How many engines this process has compiled for calcjit.dask (each set,
-    backend and outputs once)."""
-    return _compiled
-
-
-def _engine(payload, digest, backend, outputs):
-    """The engine for a shipped set: compiled at the first partition a worker
-    process sees, then reused (a lock: a worker may run several threads)."""
-    global _compiled
-    key = (digest, backend, outputs)
-    with _engines_lock:
-        engine = _engines.get(key)
-        if engine is None:
-            feature_set = pickle.loads(payload)
-            engine = feature_set.compile(backend=backend, outputs=list(outputs))
-            _engines[key] = engine
-            _compiled += 1
-        return engine
+    """How many engines this process has compiled for calcjit.dask and
+    calcjit.spark (each set, backend and outputs once)."""
+    return _engines.compile_count()
 
 
 def _evaluate_partition(frame, payload, digest, backend, outputs, keep, group_by):
@@ -59,7 +38,7 @@ def _evaluate_partition(frame, payload, digest, backend, outputs, keep, group_by
 
     from ._pandas import evaluate_dataframe
 
-    engine = _engine(payload, digest, backend, outputs)
+    engine = _engines.engine(payload, digest, backend, outputs)
     features = evaluate_dataframe(engine, frame, group_by=group_by)
     columns = {name: frame[name] for name in keep}
     columns.update({name: features[name] for name in outputs})

@@ -19,6 +19,15 @@ namespace {
 // C-contiguous, aligned.
 using Float32Array = py::array_t<float, py::array::c_style>;
 
+// numpy 2 changed the layout of a dtype's C struct (PyArray_Descr): Debian's
+// pybind11 2.10 reads a dtype's itemsize from that struct, which is wrong
+// under numpy 2, and so are the strides it derives from it when an array is
+// made without strides. Itemsizes are asked of Python, and arrays are made
+// with explicit strides, so that one module works under numpy 1 and 2.
+py::ssize_t ItemSize(const py::dtype& dtype) {
+  return py::cast<py::ssize_t>(dtype.attr("itemsize"));
+}
+
 bool IsUsableInPlace(py::handle value) {
   return py::isinstance<Float32Array>(value) && (py::reinterpret_borrow<py::array>(value).flags() &
                                                  py::detail::npy_api::NPY_ARRAY_ALIGNED_) != 0;
@@ -34,7 +43,7 @@ std::string Describe(py::handle value) {
   const auto array = py::reinterpret_borrow<py::array>(value);
   const std::string dtype = py::str(array.dtype()).cast<std::string>();
   if (!py::isinstance<Float32Array>(value) && array.dtype().kind() == 'f' &&
-      array.dtype().itemsize() == 4 && (array.flags() & py::array::c_style) == 0) {
+      ItemSize(array.dtype()) == 4 && (array.flags() & py::array::c_style) == 0) {
     return "a non-contiguous " + dtype + " array";
   }
   if (py::isinstance<Float32Array>(value)) return "an unaligned " + dtype + " array";
@@ -99,7 +108,7 @@ void CheckConvertible(const py::object& source, const std::string& what, const s
     throw py::type_error(what + " '" + name + "' has dtype " + type + " (" + what_it_is +
                          "): calcjit reads real numbers (float, int or bool arrays)");
   }
-  if (kind != 'f' || dtype.itemsize() <= 4) return;
+  if (kind != 'f' || ItemSize(dtype) <= 4) return;
   const py::module_ numpy = py::module_::import("numpy");
   // The smallest magnitude that rounds to infinity: FLT_MAX + half an ulp.
   constexpr double kOverflow = 3.4028235677973366e38;
@@ -297,7 +306,7 @@ std::vector<py::array> BindOutputs(EvaluationTarget& target, const Schema& schem
       outputs.push_back(*given[k]);
       continue;
     }
-    py::array array(Float32Array(static_cast<py::ssize_t>(call.item_count)));
+    py::array array = NewFloat32Array(call.item_count);
     ThrowIfError(target.BindOutput(schema.outputs[k],
                                    {static_cast<float*>(array.mutable_data()), call.item_count}));
     outputs.push_back(std::move(array));
@@ -306,6 +315,14 @@ std::vector<py::array> BindOutputs(EvaluationTarget& target, const Schema& schem
 }
 
 }  // namespace
+
+py::array NewFloat32Array(std::size_t rows, std::size_t columns) {
+  constexpr auto kFloat = static_cast<py::ssize_t>(sizeof(float));
+  const auto n = static_cast<py::ssize_t>(rows);
+  if (columns == 0) return Float32Array({n}, {kFloat});
+  const auto d = static_cast<py::ssize_t>(columns);
+  return Float32Array({n, d}, {d * kFloat, kFloat});
+}
 
 py::dict EvaluateCall(EvaluationTarget& target, const Schema* ignorable,
                       const CallArguments& arguments) {

@@ -91,6 +91,10 @@ class SessionTarget final : public EvaluationTarget {
 // Ctrl-C stops it between two queries. Raises calcjit.Error, or the
 // KeyboardInterrupt a signal handler raised. Needs the GIL; the target keeps
 // spans over the arrays until the caller clears it.
+// A new C-contiguous float32 array of `rows` x `columns` (0: 1-D), made with
+// explicit strides (correct under numpy 1 and 2 whatever pybind11's version).
+pybind11::array NewFloat32Array(std::size_t rows, std::size_t columns = 0);
+
 pybind11::dict EvaluateCall(EvaluationTarget& target, const Schema* ignorable,
                             const CallArguments& arguments);
 

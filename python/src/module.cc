@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "arrow_columns.h"
 #include "calcjit/calcjit.hpp"
 #include "errors.h"
 #include "evaluation.h"
@@ -501,6 +502,7 @@ void DefineModule(py::module_& module) {
     if (!isa) RaiseUserError("unknown isa '" + name + "' (auto, x86-64, avx2 or avx512)");
     return IsIsaSupported(*isa);
   });
+  DefineArrowColumns(module);
 #ifdef CALCJIT_VERSION
   module.attr("__version__") = CALCJIT_VERSION;
 #endif

@@ -16,6 +16,7 @@ SOURCE_DIR = pathlib.Path(
 CLI = pathlib.Path(os.environ.get("CALCJIT_CLI", SOURCE_DIR / "build" / "cli" / "calcjit"))
 RANKING = SOURCE_DIR / "examples" / "ranking" / "ranking.calc"
 ITEMS = SOURCE_DIR / "examples" / "ranking" / "items.csv"
+MODEL_DATA = SOURCE_DIR / "tests" / "model" / "data"
 
 
 def parse_float32(text):
@@ -131,3 +132,18 @@ def random_inputs(inputs, n, queries, seed):
         values[rng.random(shape) < 0.05] *= -1
         bound[info.name] = values
     return bound
+
+
+def model_cases(name):
+    """The rows and the library's own outputs of tests/model/data/NAME.cases
+    (float32 bits, written by the tests/model generators), as float32 arrays
+    [rows, features] and [rows, outputs]."""
+    rows, outputs = [], []
+    for line in (MODEL_DATA / (name + ".cases")).read_text().splitlines():
+        if line.startswith("#") or ":" not in line:
+            continue
+        left, right = line.split(":")
+        rows.append([int(w, 16) for w in left.split()])
+        outputs.append([int(w, 16) for w in right.split()])
+    return (np.array(rows, dtype=np.uint32).view(np.float32),
+            np.array(outputs, dtype=np.uint32).view(np.float32))

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import calcjit
-from conftest import CLI, RANKING, run_cli
+from conftest import CLI, MODEL_DATA, RANKING, model_cases, run_cli
 
 dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
@@ -182,6 +182,22 @@ def test_a_worker_killed_mid_job_is_retried_without_wrong_or_duplicated_rows(cli
     assert not result.item_id.duplicated().any()
     # The nanny started a new worker process in place of the killed one.
     assert pids[victim] not in client.run(os.getpid).values()
+
+
+def test_a_set_with_a_catboost_model(client):
+    """A CatBoost model's bytes travel with the set to the workers: CatBoost
+    1.2.10's own RawFormulaVal bits (tests/model/data/catboost_multiclass)."""
+    rows, expected = model_cases("catboost_multiclass")
+    fs = calcjit.parse('model m = catboost("m.json");\nc0 = model(m)[0];\nc2 = model(m)[2];\n',
+                       models={"m": (MODEL_DATA / "catboost_multiclass.json").read_bytes()})
+    frame = pd.DataFrame({"f%d" % j: rows[:, j] for j in range(rows.shape[1])})
+    frame.insert(0, "query_id", np.arange(len(frame)) // 7)
+    ddf = dd.from_pandas(frame, npartitions=3, sort=False)
+    result = calcjit.dask.evaluate(fs, ddf, group_by="query_id", keep=["query_id"]).compute()
+    for name, k in (("c0", 0), ("c2", 2)):
+        got = result[name].to_numpy()
+        assert got.dtype == np.float32
+        np.testing.assert_array_equal(got.view(np.uint32), expected[:, k].view(np.uint32))
 
 
 def test_errors_name_the_column():

@@ -3,8 +3,11 @@
 #ifndef CALCJIT_CAPI_HANDLES_H_
 #define CALCJIT_CAPI_HANDLES_H_
 
+#include <map>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "calcjit/calcjit.h"
 #include "calcjit/calcjit.hpp"
@@ -31,6 +34,9 @@ struct calcjit_session {
   // has results to give.
   calcjit::Session session;
   bool has_results = false;
+  // The floats of Arrow columns that had to be converted
+  // (calcjit_session_bind_input_arrow), by input name: alive while bound.
+  std::map<std::string, std::vector<float>, std::less<>> arrow_copies;
   // calcjit_session_bind_rows (capi/rows.cc): the caller's matrix, copied
   // into `columns` and bound at each evaluation.
   std::optional<calcjit::MatrixView> rows;

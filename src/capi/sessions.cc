@@ -3,9 +3,12 @@
 // calcjit::Session's (runtime/bindings.cc, runtime/session.cc); here are only
 // the C-specific checks (NULL pointers).
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
+#include "calcjit/arrow.h"
 #include "calcjit/calcjit.h"
 #include "capi/arguments.h"
 #include "capi/errors.h"
@@ -47,6 +50,37 @@ Status BindOutput(calcjit_session* session, const char* name, float* data, size_
   }
   const std::span<float> values = count == 0 ? std::span<float>() : std::span<float>(data, count);
   return session->session.BindOutput(name, values, extent);
+}
+
+// The input's dimension from the session's schema; an unknown name is the
+// runtime's error (binding it fails with the message every frontend gives).
+Status BindInputArrow(calcjit_session* session, const char* name, const ArrowArray* array,
+                      const ArrowSchema* schema, int* copied) {
+  if (session == nullptr) return NullArgument("session");
+  if (name == nullptr) return NullArgument("name");
+  if (array == nullptr) return NullArgument("array");
+  if (schema == nullptr) return NullArgument("schema");
+  const calcjit::Schema& inputs = session->session.schema();
+  const std::optional<std::size_t> slot = inputs.FindInput(name);
+  if (!slot) return session->session.BindInput(name, {}, Extent::kExact);
+  std::vector<float> converted;
+  const calcjit::Result<calcjit::ArrowFloats> floats = calcjit::ReadArrowFloats(
+      *array, *schema, inputs.inputs[*slot].dimension, name, [&](std::size_t count) {
+        converted.resize(count);
+        return std::span<float>(converted);
+      });
+  if (!floats.ok()) return floats.status();
+  CALCJIT_RETURN_IF_ERROR(session->session.BindInput(name, floats->values, Extent::kExact));
+  // Bound: the previous copy of this name (if any) is no longer read. A moved
+  // vector keeps its buffer, so the binding stays valid.
+  if (floats->copied) {
+    session->arrow_copies[name] = std::move(converted);
+  } else {
+    const auto previous = session->arrow_copies.find(std::string_view(name));
+    if (previous != session->arrow_copies.end()) session->arrow_copies.erase(previous);
+  }
+  if (copied != nullptr) *copied = floats->copied ? 1 : 0;
+  return Status::Ok();
 }
 
 Status Evaluate(calcjit_session* session, std::span<const std::size_t> item_counts,
@@ -105,11 +139,18 @@ calcjit_status calcjit_session_bind_output_prefix(calcjit_session* session, cons
   return Call([&] { return BindOutput(session, name, data, capacity, Extent::kPrefix); });
 }
 
+calcjit_status calcjit_session_bind_input_arrow(calcjit_session* session, const char* name,
+                                                const struct ArrowArray* array,
+                                                const struct ArrowSchema* schema, int* copied) {
+  return Call([&] { return BindInputArrow(session, name, array, schema, copied); });
+}
+
 calcjit_status calcjit_session_clear(calcjit_session* session) {
   return Call([&]() -> Status {
     if (session == nullptr) return NullArgument("session");
     session->session.Clear();
     session->rows.reset();
+    session->arrow_copies.clear();
     return Status::Ok();
   });
 }

@@ -434,16 +434,17 @@ static char* ReadWholeFile(const char* path, size_t* size) {
   return data;
 }
 
-/* Evaluates `set`'s output "m" on the recorded rows, against XGBoost's bits. */
-static void CheckModelSet(const calcjit_set* set) {
+/* Evaluates `set`'s output "m" on three recorded rows (inputs `names`, then
+   the library's output), against the library's bits. */
+static void CheckModelRows(const calcjit_set* set, const uint32_t rows[3][6],
+                           const char* const names[5]) {
   calcjit_engine* engine = NULL;
   CHECK_OK(calcjit_engine_create(set, NULL, &engine));
   calcjit_session* session = NULL;
   CHECK_OK(calcjit_session_create(engine, &session));
   float columns[5][3];
-  const char* names[5] = {"a", "b", "c", "d", "e"};
   for (size_t j = 0; j < 5; ++j) {
-    for (size_t i = 0; i < 3; ++i) columns[j][i] = FromBits(kModelRows[i][j]);
+    for (size_t i = 0; i < 3; ++i) columns[j][i] = FromBits(rows[i][j]);
     CHECK_OK(calcjit_session_bind_input(session, names[j], columns[j], 3));
   }
   CHECK_OK(calcjit_session_evaluate(session, 3, NULL));
@@ -451,9 +452,14 @@ static void CheckModelSet(const calcjit_set* set) {
   size_t count = 0;
   CHECK_OK(calcjit_session_output(session, "m", &out, &count));
   CHECK(count == 3);
-  for (size_t i = 0; i < 3; ++i) CHECK(Bits(out[i]) == kModelRows[i][5]);
+  for (size_t i = 0; i < 3; ++i) CHECK(Bits(out[i]) == rows[i][5]);
   calcjit_session_free(session);
   calcjit_engine_free(engine);
+}
+
+static void CheckModelSet(const calcjit_set* set) {
+  static const char* const kNames[5] = {"a", "b", "c", "d", "e"};
+  CheckModelRows(set, kModelRows, kNames);
 }
 
 /* A set with a model: its bytes by name, or its file under a model root. */
@@ -598,6 +604,43 @@ static void TestModelOnItsOwnWithRows(void) {
   printf("a model on its own: XGBoost's margins from a row-major matrix\n");
 }
 
+/* Rows of tests/model/data/catboost_rmse.cases: five inputs and the
+   RawFormulaVal CatBoost 1.2.10 itself predicted, as float32 bits. */
+static const uint32_t kCatboostRows[3][6] = {
+    {0xbf000000u, 0x3f5c96fdu, 0x3f800002u, 0x80000000u, 0x40103614u, 0xbf5e4810u},
+    {0x3f400000u, 0x7fc00000u, 0x3f800000u, 0x00000001u, 0x3fa01974u, 0x3feae8aeu},
+    {0xbe800000u, 0xbea9c73cu, 0x3f800004u, 0x00000004u, 0xbf247d9bu, 0xbf2a88b3u},
+};
+
+/* A CatBoost .cbm through the same calls: its features bind by their default
+   names f0, f1, ... (spec 6.1). */
+static void TestCatboostModels(void) {
+  static const char kSet[] =
+      "model ranker = catboost(\"catboost_rmse.cbm\");\n"
+      "m = model(ranker)[0];\n";
+  static const char* const kNames[5] = {"f0", "f1", "f2", "f3", "f4"};
+  calcjit_set* set = NULL;
+  CHECK_OK(calcjit_set_parse_with_models(kSet, strlen(kSet), CALCJIT_FORMAT_TEXT,
+                                         CALCJIT_MODEL_DATA_DIR, NULL, 0, &set));
+  CheckModelRows(set, kCatboostRows, kNames);
+  calcjit_set_free(set);
+  set = NULL;
+  size_t size = 0;
+  char* bytes = ReadWholeFile(CALCJIT_MODEL_DATA_DIR "/catboost_rmse.cbm", &size);
+  const calcjit_model_bytes models[1] = {{"ranker", bytes, size}};
+  CHECK_OK(calcjit_set_parse_with_models(kSet, strlen(kSet), CALCJIT_FORMAT_TEXT, NULL, models, 1,
+                                         &set));
+  CheckModelRows(set, kCatboostRows, kNames);
+  calcjit_set_free(set);
+  set = NULL;
+  const calcjit_model_bytes cut[1] = {{"ranker", bytes, 64}};
+  CHECK(calcjit_set_parse_with_models(kSet, strlen(kSet), CALCJIT_FORMAT_TEXT, NULL, cut, 1,
+                                      &set) != CALCJIT_OK);
+  CHECK_ERROR_HAS("catboost_rmse.cbm");
+  free(bytes);
+  printf("models: CatBoost's RawFormulaVal from a .cbm, by bytes and from a model root\n");
+}
+
 int main(void) {
   printf("calcjit %s\n", calcjit_version_string());
   CHECK(strcmp(calcjit_version_string(), CALCJIT_VERSION_STRING) == 0);
@@ -606,6 +649,7 @@ int main(void) {
   TestParseErrors();
   TestModels();
   TestModelOnItsOwnWithRows();
+  TestCatboostModels();
 
   calcjit_set* set = Parse(kSet);
   TestSchema(set);

@@ -613,6 +613,73 @@ class LibraryModelsTest(unittest.TestCase):
                         self.assertEqual(got, want, (model, backend, row))
 
 
+class CatboostModelsTest(unittest.TestCase):
+    """A set with a CatBoost model (spec 6.5), through the same commands:
+    check describes it, eval gives CatBoost 1.2.10's own bits (recorded with
+    the model tests' data), explain shows each tree's path and, for the
+    oblivious trees, the leaf index."""
+
+    def setUp(self):
+        self.dir = Workdir()
+        for name in ('catboost_multiclass.json', 'catboost_lossguide.cbm'):
+            with open(os.path.join(MODEL_DATA, name), 'rb') as f:
+                self.dir.write(name, f.read())
+        self.set = self.dir.write('s.calc', 'model cb = catboost("catboost_multiclass.json");\n'
+                                  'model lg = catboost("catboost_lossguide.cbm");\n'
+                                  'c0 = model(cb)[0];\nc2 = model(cb)[2];\n'
+                                  'l = model(lg, f0, f1, f2, f3)[0];\n')
+        self.rows = []
+        with open(os.path.join(MODEL_DATA, 'catboost_multiclass.cases')) as f:
+            for line in f:
+                if line.startswith('#') or ':' not in line:
+                    continue
+                inputs, outputs = line.split(':')
+                self.rows.append(([bits_to_float(w) for w in inputs.split()],
+                                  [bits_to_float(w) for w in outputs.split()]))
+
+    def test_check_describes_the_models(self):
+        result = run('check', self.set)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn('cb = catboost_multiclass.json: catboost: 12 trees, depth 3, 4 features, '
+                      '3 outputs', result.stdout)
+        self.assertIn('lg = catboost_lossguide.cbm: catboost: ', result.stdout)
+
+    def test_eval_gives_catboosts_own_bits(self):
+        lines = ['f0,f1,f2,f3']
+        for inputs, _ in self.rows:
+            lines.append(','.join(repr(x) for x in inputs))
+        data = self.dir.write('in.csv', '\n'.join(lines) + '\n')
+        for backend in ('reference', 'vm', 'jit'):
+            out = self.dir.path('out-%s.csv' % backend)
+            result = run('eval', self.set, '--input', data, '--output', out, '--backend', backend,
+                         '--outputs', 'c0,c2')
+            self.assertEqual(result.returncode, 0, result.stderr)
+            body = self.dir.read('out-%s.csv' % backend).splitlines()
+            header = body[0].split(',')
+            self.assertEqual(len(body) - 1, len(self.rows))
+            for (inputs, expected), row in zip(self.rows, body[1:]):
+                cells = dict(zip(header, row.split(',')))
+                for name, k in (('c0', 0), ('c2', 2)):
+                    got = f32(float(cells[name]))
+                    self.assertEqual(struct.pack('<f', got), struct.pack('<f', expected[k]), row)
+
+    def test_explain_shows_paths_and_leaf_indices(self):
+        inputs, _ = self.rows[0]
+        data = self.dir.write('in.csv', 'f0,f1,f2,f3\n' + ','.join(repr(x) for x in inputs) + '\n')
+        result = run('explain', self.set, 'c2', '--input', data, '--row', '1', '--trees', '3')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn('model cb (catboost', result.stdout)
+        # Tree 2 is the file's tree 0 for output 2 (a tree per output dimension).
+        self.assertRegex(result.stdout, r'tree 2 \(output 2\):( f\d=\S+ (<=|>) \S+->(left|right),)'
+                                        r'{3} leaf \S+ \(symmetric tree: leaf index \d of 8\)')
+        self.assertNotIn('tree 3 (', result.stdout)
+        result = run('explain', self.set, 'l', '--input', data, '--row', '1', '--trees', '2')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        lossguide = result.stdout[result.stdout.index('model lg ('):]
+        self.assertIn('tree 0 (output 0):', lossguide)
+        self.assertNotIn('symmetric tree', lossguide)  # Lossguide trees are not
+
+
 class OutputTest(unittest.TestCase):
     """Every command that writes a file (eval --output, print -o, graph -o)
     writes what the path names and never loses data (cli/output_file.h)."""

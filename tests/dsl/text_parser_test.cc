@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "calcjit/feature_set.h"
+#include "calcjit/model_format.h"
 #include "dsl/text_parser.h"
 #include "ir/limits.h"
 #include "runtime/internal.h"
@@ -716,12 +717,13 @@ TEST(TextSyntaxModels, CallsTakeTheModelInputsAndARequiredOutputIndex) {
 }
 
 TEST(TextSyntaxModels, DeclarationErrors) {
-  EXPECT_EQ(OnlyErrorOf("model m = tensorflow(\"m\");"),
-            "1:11: expected a model format ('xgboost', 'lightgbm' or 'onnx'), found name "
-            "'tensorflow'");
+  // The formats listed are the format table's rows.
+  EXPECT_EQ(ModelFormatNameList(), "'xgboost', 'lightgbm', 'onnx' or 'catboost'");
+  EXPECT_EQ(
+      OnlyErrorOf("model m = tensorflow(\"m\");"),
+      "1:11: expected a model format (" + ModelFormatNameList() + "), found name 'tensorflow'");
   EXPECT_EQ(OnlyErrorOf("model m = `xgboost`(\"m\");"),
-            "1:11: expected a model format ('xgboost', 'lightgbm' or 'onnx'), found name "
-            "'xgboost'");
+            "1:11: expected a model format (" + ModelFormatNameList() + "), found name 'xgboost'");
   // The path is a string literal, nothing else.
   EXPECT_EQ(OnlyErrorOf("model m = xgboost(ranker.json);"),
             "1:19: expected the model's path as a \"string\", found name 'ranker.json'");

@@ -10,9 +10,11 @@ deep into each reader:
   csv_reader    the example data's first rows, the inputs of conformance
                 cases as CSV tables, and a few hand-written tables (quotes,
                 CRLF, a byte order mark)
-  xgboost_reader, xgboost_ubjson, lightgbm_reader, onnx_reader
+  xgboost_reader, xgboost_ubjson, lightgbm_reader, onnx_reader, catboost_reader
                 the model files of tests/model (up to 64 KiB each: small seeds
-                keep the fuzzer fast), the hostile ONNX files included
+                keep the fuzzer fast), the hostile ONNX files included; for
+                CatBoost its JSON exports and .cbm files (catboost_*), the
+                refused ones included
 
 Usage: python3 tests/fuzz/make_seeds.py build/cli/calcjit
 (the differential target's seeds are fuzzer bytes, not files of the project:
@@ -78,8 +80,12 @@ def main():
     for pattern, target in (("data/*.json", "xgboost_reader"), ("data/*.ubj", "xgboost_ubjson"),
                             ("data/*.txt", "lightgbm_reader"),
                             ("onnx/data/*.onnx", "onnx_reader"),
-                            ("onnx/data/hostile/*.onnx", "onnx_reader")):
+                            ("onnx/data/hostile/*.onnx", "onnx_reader"),
+                            ("data/catboost_*.json", "catboost_reader"),
+                            ("data/catboost_*.cbm", "catboost_reader")):
         for path in sorted(models.glob(pattern)):
+            if target == "xgboost_reader" and path.name.startswith("catboost_"):
+                continue
             if path.stat().st_size <= MAX_MODEL_BYTES:
                 put(target, path.read_bytes())
 

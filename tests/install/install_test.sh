@@ -2,13 +2,18 @@
 # `cmake --install` of the build into a fresh prefix, then each piece used as
 # its users would, from the prefix alone:
 #   - C and C++: a separate project (examples/cmake_consumer) that finds it with
-#     find_package(calcjit), and the C program built again with pkg-config only;
+#     find_package(calcjit), and the C and C++ programs built again with
+#     pkg-config only, as docs/CPP.md says (-std=c++20, an rpath: they run
+#     without LD_LIBRARY_PATH), and the #error an older C++ standard gets;
 #   - the calcjit command from bin/;
 #   - Java: the jar (a program run against it alone), its sources jar and pom;
+#     the README's `mvn install:install-file` into a fresh local repository
+#     and a Maven project (tests/install/maven_consumer) built against it,
+#     its plugins from the Maven cache of scripts/setup.sh (no download);
 #   - Python: `pip install --no-build-isolation --no-index` of the source tree
 #     into a fresh venv (--system-site-packages: Debian's numpy and pandas),
 #     then `import calcjit` from outside the source and build trees.
-#   tests/install/install_test.sh BUILD_DIR SOURCE_DIR
+#   tests/install/install_test.sh BUILD_DIR SOURCE_DIR [MAVEN_REPO]
 set -eu
 build=$(cd "$1" && pwd)
 source=$(cd "$2" && pwd)
@@ -33,9 +38,21 @@ test "$c" = "3 5 7" || { echo "C consumer printed '$c'"; exit 1; }
 # C through pkg-config.
 flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs calcjit)
 test "$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --modversion calcjit)" = "$version"
-cc -o "$work/consumer_pc" "$source/examples/cmake_consumer/main.c" $flags
-pc=$(LD_LIBRARY_PATH="$prefix/lib" "$work/consumer_pc")
+libdir=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --variable=libdir calcjit)
+cc -o "$work/consumer_pc" "$source/examples/cmake_consumer/main.c" $flags -Wl,-rpath,"$libdir"
+pc=$(env -u LD_LIBRARY_PATH "$work/consumer_pc")
 test "$pc" = "3 5 7" || { echo "pkg-config consumer printed '$pc'"; exit 1; }
+# C++ through pkg-config (docs/CPP.md): -std=c++20 named, the rpath recorded.
+g++ -std=c++20 -o "$work/consumer_pc_cpp" "$source/examples/cmake_consumer/main.cc" $flags \
+  -Wl,-rpath,"$libdir"
+pc_cpp=$(env -u LD_LIBRARY_PATH "$work/consumer_pc_cpp")
+test "$pc_cpp" = "3 5 7" || { echo "pkg-config C++ consumer printed '$pc_cpp'"; exit 1; }
+# Without -std=c++20 (GCC 12's default is C++17): the headers say what is needed.
+if g++ -std=c++17 -o "$work/old" "$source/examples/cmake_consumer/main.cc" $flags \
+    2>"$work/old.log"; then
+  echo "a C++17 build of the C++ API succeeded"; exit 1
+fi
+grep -q "needs C++20: compile with -std=c++20" "$work/old.log" || { cat "$work/old.log"; exit 1; }
 
 # The command line.
 "$prefix/bin/calcjit" check "$source/examples/ranking/ranking.calc" >/dev/null
@@ -78,6 +95,29 @@ public class Installed {
 JAVA
   java_out=$(cd "$work/java" && java -cp "$jars/calcjit-$version.jar" Installed.java)
   test "$java_out" = "3.0 5.0 7.0 $version" || { echo "Java printed '$java_out'"; exit 1; }
+
+  # Maven: the README's install:install-file into a fresh local repository,
+  # then a Maven project that depends on io.calcjit:calcjit. Maven's plugins
+  # come from the repository scripts/setup.sh filled (a file:// mirror of
+  # every remote), so nothing is downloaded and the run takes seconds.
+  maven_cache=${3:-}
+  if [ -z "$maven_cache" ] || [ ! -f "$maven_cache/.complete" ]; then
+    echo "no Maven repository '$maven_cache' of requirements/maven/pom.xml: run scripts/setup.sh"
+    exit 1
+  fi
+  cat > "$work/settings.xml" <<XML
+<settings><mirrors><mirror><id>calcjit-setup-cache</id><mirrorOf>*</mirrorOf>
+<url>file://$maven_cache</url></mirror></mirrors></settings>
+XML
+  cp -r "$source/tests/install/maven_consumer" "$work/maven"
+  sed -i "s/@CALCJIT_VERSION@/$version/" "$work/maven/pom.xml"
+  mvn_fresh() { mvn -B -q -s "$work/settings.xml" -Dmaven.repo.local="$work/m2" "$@"; }
+  (cd "$work/maven" && mvn_fresh install:install-file -Dfile="$jars/calcjit-$version.jar" \
+    -DpomFile="$jars/calcjit-$version.pom") >"$work/mvn.log" 2>&1 || { cat "$work/mvn.log"; exit 1; }
+  (cd "$work/maven" && mvn_fresh compile) >"$work/mvn.log" 2>&1 || { cat "$work/mvn.log"; exit 1; }
+  maven_out=$(java -cp "$work/maven/target/classes:$work/m2/io/calcjit/calcjit/$version/calcjit-$version.jar" \
+    consumer.Main)
+  test "$maven_out" = "3.0 5.0 7.0 $version" || { echo "Maven project printed '$maven_out'"; exit 1; }
 fi
 
 # Python: pip install of the source tree (the module built by CMake in this
@@ -102,4 +142,4 @@ engine = calcjit.parse("input x; f = x * 2 + 1;").compile()
 f = engine.evaluate({"x": np.array([1, 2, 3], dtype=np.float32)})["f"]
 assert f.tolist() == [3, 5, 7], f
 PY
-echo "installed and used: C++ $cpp / C $c / pkg-config $pc / CLI / Java / Python"
+echo "installed and used: C++ $cpp / C $c / pkg-config $pc, $pc_cpp / CLI / Java, Maven / Python"

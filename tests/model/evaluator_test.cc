@@ -18,6 +18,7 @@
 #include "model/tree/block_evaluator.h"
 #include "model/tree/prepared_model.h"
 #include "model/tree/reference_evaluator.h"
+#include "model/tree/tree_model.h"
 
 namespace calcjit::model {
 namespace {
@@ -388,6 +389,61 @@ TEST(BlockEvaluatorTest, OrderKeysOrderFloats) {
     EXPECT_GT(a, 0u);  // 0 is NaN's
   }
   EXPECT_EQ(OrderKey(std::bit_cast<std::uint32_t>(INFINITY)), 0xFF800000u);
+}
+
+}  // namespace
+}  // namespace calcjit::model
+
+namespace calcjit::model {
+namespace {
+
+// A complete tree in heap order whose levels split alike (CatBoost's
+// oblivious trees, as ensemble.h lays them out): `explain` names the leaf
+// index, counted along the last level; in any other tree it names none.
+TEST(TreeModelTest, ExplainNamesTheLeafIndexOfASymmetricTree) {
+  TreeEnsemble model;
+  model.info.format = ModelFormat::kLightgbmText;
+  model.info.num_features = 2;
+  model.info.num_outputs = 1;
+  model.info.feature_names = {"a", "b"};
+  model.rules = RulesLike(ModelFormat::kLightgbmText, 1);
+  auto split = [](std::uint32_t feature, double value, std::uint32_t i) {
+    TreeNode node;
+    node.kind = NodeKind::kNumerical;
+    node.feature = feature;
+    node.value = value;
+    node.left = 2 * i + 1;
+    node.right = 2 * i + 2;
+    node.missing = MissingType::kNan;
+    node.default_left = true;
+    return node;
+  };
+  auto leaf = [](double value) {
+    TreeNode node;
+    node.value = value;
+    return node;
+  };
+  // Tree 0: level 0 on a <= 1, level 1 on b <= 2; tree 1: the same shape
+  // but its level 1 splits differently on each side.
+  for (const double right_threshold : {2.0, 3.0}) {
+    Tree tree;
+    tree.first_node = model.nodes.size();
+    tree.num_nodes = 7;
+    tree.depth = 2;
+    model.nodes.push_back(split(0, 1.0, 0));
+    model.nodes.push_back(split(1, 2.0, 1));
+    model.nodes.push_back(split(1, right_threshold, 2));
+    for (double v : {0.5, 1.5, 2.5, 3.5}) model.nodes.push_back(leaf(v));
+    model.trees.push_back(tree);
+  }
+  Finish(&model);
+  auto made = MakeTreeModel(std::move(model), ContentHash{}, "m");
+  ASSERT_TRUE(made.ok()) << made.status().ToString();
+  const float row[] = {5.0f, -1.0f};  // a > 1 (right), b <= 2 (left): position 5
+  EXPECT_EQ((*made)->Explain(row, 10),
+            "tree 0 (output 0): a=5 > 1->right, b=-1 <= 2->left, leaf 2.5 (symmetric tree: leaf "
+            "index 2 of 4)\n"
+            "tree 1 (output 0): a=5 > 1->right, b=-1 <= 3->left, leaf 2.5\n");
 }
 
 }  // namespace

@@ -320,8 +320,8 @@ TEST(JsonReaderTest, SemanticErrorsHaveTheSamePathsAsTheBinaryReader) {
               "models[0].format", "model format is FORMAT_UNSPECIFIED (not set)");
   ExpectError(R"({"models": [{"name": "m", "format": "FORMAT_TENSORFLOW"}]})", "models[0].format",
               "unknown Format \"FORMAT_TENSORFLOW\"");
-  ExpectError(R"({"models": [{"name": "m", "format": 4}]})", "models[0].format",
-              "unknown Format value 4");
+  ExpectError(R"({"models": [{"name": "m", "format": 99}]})", "models[0].format",
+              "unknown Format value 99");
   ExpectError(R"({"models": [{"format": 1}]})", "models[0].name", "model name is empty");
   ExpectError(R"({"models": [{"name": "m", "format": 1, "size": 3}]})", "models[0].size",
               "unknown field \"size\" in ModelDeclaration");

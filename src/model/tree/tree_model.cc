@@ -1,6 +1,7 @@
 #include "model/tree/tree_model.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <new>
@@ -23,6 +24,32 @@ std::string FloatText(double value) {
     return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, narrow).ptr);
   }
   return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+}
+
+// The number of leaves of a symmetric ("oblivious") tree, laid out as
+// ensemble.h says (complete, in heap order: node i's children are 2i + 1 and
+// 2i + 2, every node of a level splitting alike), or 0 for any other tree.
+// Such a tree's leaf reached at position p has the leaf index p - (leaves - 1),
+// the number CatBoost's files give their leaves; `explain` prints it.
+std::uint64_t SymmetricLeaves(const TreeEnsemble& ensemble, const Tree& tree) {
+  if (tree.depth >= 32) return 0;
+  const std::uint64_t leaves = std::uint64_t{1} << tree.depth;
+  if (tree.num_nodes != 2 * leaves - 1) return 0;
+  for (std::uint64_t i = 0; i + 1 < leaves; ++i) {
+    const TreeNode& node = ensemble.node(tree, static_cast<std::uint32_t>(i));
+    // The first node of i's level, which every node of the level must match.
+    const TreeNode& first =
+        ensemble.node(tree, static_cast<std::uint32_t>(std::bit_floor(i + 1) - 1));
+    if (node.kind != NodeKind::kNumerical || node.left != 2 * i + 1 || node.right != 2 * i + 2 ||
+        node.feature != first.feature || node.value != first.value ||
+        node.missing != first.missing || node.default_left != first.default_left) {
+      return 0;
+    }
+  }
+  for (std::uint64_t i = leaves - 1; i < 2 * leaves - 1; ++i) {
+    if (ensemble.node(tree, static_cast<std::uint32_t>(i)).kind != NodeKind::kLeaf) return 0;
+  }
+  return leaves;
 }
 
 class TreeModel final : public Model {
@@ -68,7 +95,7 @@ class TreeModel final : public Model {
   }
 
   // Each tree's path: at each split the input, the rule it met and the side
-  // taken, then the leaf.
+  // taken, then the leaf (with its leaf index, for a symmetric tree).
   std::string Explain(const float* row, std::size_t max_trees) const override {
     const TreeEnsemble& ensemble = *loaded_->ensemble;
     const std::vector<std::string>& names = ensemble.info.feature_names;
@@ -84,7 +111,12 @@ class TreeModel final : public Model {
         out += " " + names[node.feature] + "=" + FloatText(row[node.feature]) +
                Decision(ensemble, node, row[node.feature], left);
       }
-      out += " leaf " + FloatText(ensemble.node(tree, path.back()).value) + "\n";
+      out += " leaf " + FloatText(ensemble.node(tree, path.back()).value);
+      if (const std::uint64_t leaves = SymmetricLeaves(ensemble, tree); leaves != 0) {
+        out += " (symmetric tree: leaf index " + std::to_string(path.back() - (leaves - 1)) +
+               " of " + std::to_string(leaves) + ")";
+      }
+      out += "\n";
     }
     if (shown < ensemble.trees.size()) {
       out += "(" + std::to_string(ensemble.trees.size() - shown) + " more trees)\n";

@@ -10,7 +10,7 @@ public enum Format {
   PROTO;
 
   /** The format of a file name by its extension, as the C++ reader decides it. */
-  static Format ofFileName(String fileName) {
+  public static Format ofFileName(String fileName) {
     if (fileName.endsWith(".calc")) return TEXT;
     if (fileName.endsWith(".json")) return JSON;
     if (fileName.endsWith(".pb") || fileName.endsWith(".binpb")) return PROTO;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import io.calcjit.examples.spark.QueryPartitions;
-import io.calcjit.examples.spark.QueryPartitions.Columns;
-import io.calcjit.examples.spark.QueryPartitions.Scored;
+import io.calcjit.spark.QueryPartitions;
+import io.calcjit.spark.QueryPartitions.Columns;
+import io.calcjit.spark.QueryPartitions.Scored;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Spark example of docs/SCALING.md without Spark: QueryPartitions over a
+ * The executor side of io.calcjit.spark without Spark: QueryPartitions over a
  * plain iterator of rows (the rows of items.csv as lists of cells), as a
  * mapPartitions function would be called, gives the bits `calcjit eval`
  * writes, whatever the batch size; the engine is compiled once per JVM.
@@ -48,18 +48,18 @@ class SparkPartitionsTest {
     for (int c = 0; c < header.size(); ++c) index.put(header.get(c), c);
     return new Columns<>() {
       @Override
+      public int index(String column) {
+        return index.getOrDefault(column, -1);
+      }
+
+      @Override
       public Object queryKey(List<String> row) {
         return row.get(index.get("query_id"));
       }
 
       @Override
-      public boolean has(String column) {
-        return index.containsKey(column);
-      }
-
-      @Override
-      public float value(List<String> row, String column) {
-        return TestSets.parseCell(row.get(index.get(column)));
+      public float value(List<String> row, int column) {
+        return TestSets.parseCell(row.get(column));
       }
     };
   }
