@@ -169,6 +169,23 @@ CALCJIT_API calcjit_status calcjit_set_parse_with_models(const void* data, size_
    The set's models are read from the file's folder. */
 CALCJIT_API calcjit_status calcjit_set_read_file(const char* path, calcjit_set** out);
 CALCJIT_API void calcjit_set_free(calcjit_set* set);
+/* A trained model on its own as a set ("load a model and predict",
+ * FeatureSet::FromModel): its inputs are the model's features (named as its
+ * file names them, else f0, f1, ...), its outputs the model's outputs, named as
+ * its library names them (margin, raw_score, output; _0, _1, ... when
+ * several). `format` is a name of calcjit_model_format_name ("xgboost",
+ * "lightgbm", ...), or NULL to tell it from the bytes' content. */
+CALCJIT_API calcjit_status calcjit_set_from_model(const void* data, size_t size,
+                                                  const char* format, calcjit_set** out);
+/* The same from a file; with `format` NULL, from its content or extension.
+ * Errors name the file. */
+CALCJIT_API calcjit_status calcjit_set_read_model(const char* path, const char* format,
+                                                  calcjit_set** out);
+/* The model formats calcjit reads (include/calcjit/model_formats.def), by the
+ * names the text syntax and every frontend use; NULL beyond the count (static
+ * storage). */
+CALCJIT_API size_t calcjit_model_format_count(void);
+CALCJIT_API const char* calcjit_model_format_name(size_t index);
 /* The set's schema: declared inputs in order, then implicit ones; every definition. */
 CALCJIT_API calcjit_status calcjit_set_schema(const calcjit_set* set, calcjit_schema** out);
 
@@ -322,6 +339,19 @@ CALCJIT_API calcjit_status calcjit_session_bind_input_arrow(calcjit_session* ses
                                                             const struct ArrowArray* array,
                                                             const struct ArrowSchema* schema,
                                                             int* copied);
+/* Rows as input (calcjit/matrix.h): binds the schema's inputs, in order (each
+ * must be an item scalar; for a set from calcjit_set_from_model, the model's
+ * features), to the columns of a row-major matrix: item i's value of input j
+ * is data[i * row_stride + j] (row_stride >= columns, in floats). Like a prefix
+ * binding it may hold more rows than a call needs (`row_capacity`): each
+ * evaluation reads its first N rows (N: the call's items, every query's
+ * concatenated), copied into the session's columns then (so the memory must
+ * stay valid while the session evaluates with it), and fails if there are
+ * fewer. At evaluation it replaces any binding of those inputs by name.
+ * calcjit_session_clear forgets it. */
+CALCJIT_API calcjit_status calcjit_session_bind_rows(calcjit_session* session, const float* data,
+                                                     size_t row_capacity, size_t columns,
+                                                     size_t row_stride);
 /* Forgets every binding: unbound inputs take their defaults again, outputs go
  * to the session's own buffers. */
 CALCJIT_API calcjit_status calcjit_session_clear(calcjit_session* session);

@@ -11,6 +11,7 @@
 #include "calcjit/numbers.h"
 #include "calcjit/engine.h"
 #include "calcjit/feature_set.h"
+#include "calcjit/matrix.h"
 #include "calcjit/schema.h"
 #include "calcjit/serving.h"
 #include "calcjit/status.h"

@@ -24,7 +24,8 @@ from ._calcjit import (  # noqa: F401 (re-exported)
 from . import _calcjit
 from ._calcjit import __version__  # noqa: F401
 from . import _arguments as _args
-from ._groups import query_offsets, query_starts
+from ._groups import _error, query_offsets, query_starts
+from . import _matrix
 from ._pandas import evaluate_dataframe as _evaluate_pandas
 from ._arrow import evaluate_arrow as _evaluate_arrow, is_arrow as _is_arrow
 
@@ -83,21 +84,26 @@ def available_backends() -> "list[str]":
     return [b for b in BACKENDS if is_backend_available(b)]
 
 
-def _evaluate(self, inputs=None, *, group=None, n=None, out=None, copy=True):
+def _evaluate(self, inputs=None, *, group=None, n=None, out=None, copy=None):
     """Evaluates the outputs over a batch of items, or over many queries at once.
 
     inputs: a dict from input names to arrays. An item scalar is an array of n
       values, an item vector of dimension d an (n, d) array; a query scalar is
       a number, a query vector a (d,) array, or with `group` one row per query:
       (q,) and (q, d). An input left out (or None) takes its declared default.
+      Or a 2-D numpy array X of rows: column j is the engine's input j (each
+      an item scalar; for calcjit.from_model, the model's feature j), row i
+      item i; float32 in any layout (C or Fortran order) is read as it is.
     group: one id per item; each run of consecutive equal ids is one query
       (aggregates such as rank or zscore are computed within it). Without it
       the items are one query.
     n: the item count, when no item input is given.
     out: a dict from output names to float32 arrays of n values to write into
       (never converted); the other outputs are allocated.
-    copy: True converts, once, an input that is not a C-contiguous, aligned
-      float32 numpy array; False raises calcjit.Error for it instead.
+    copy: for a dict, True (the default) converts, once, an input that is not
+      a C-contiguous, aligned float32 numpy array; False raises calcjit.Error
+      for it instead. For X, only True converts another dtype (float64, ...);
+      by default it is refused (docs/PYTHON.md, "Rows as input").
 
     Returns a dict from output names to float32 arrays of n values (item k of
     query j at offsets[j] + k, as in the inputs). The GIL is released while
@@ -105,13 +111,21 @@ def _evaluate(self, inputs=None, *, group=None, n=None, out=None, copy=True):
     """
     if n is not None:
         n = _args.check_count("evaluate", "n", n)
-    _args.check_bool("evaluate", "copy", copy)
+    if copy is not None:
+        _args.check_bool("evaluate", "copy", copy)
     offsets = None
     if group is not None:
         offsets = query_offsets(group)
         if n is not None and n != offsets[-1]:
             raise Error(f"n={n} but group has {offsets[-1]} ids")
-    return self._evaluate(inputs, n, offsets, out, copy)
+    if _matrix.is_matrix(inputs):
+        x = _matrix.rows_of(inputs, bool(copy))
+        if n is not None and n != x.shape[0]:
+            raise _error(f"n={n} but X has {x.shape[0]} rows", "n")
+        if offsets is not None and offsets[-1] != x.shape[0]:
+            raise _error(f"group has {offsets[-1]} ids but X has {x.shape[0]} rows", "group")
+        return self._evaluate_rows(x, offsets, out)
+    return self._evaluate(inputs, n, offsets, out, True if copy is None else copy)
 
 
 def _evaluate_dataframe_method(self, df, group_by=None, outputs=None):
@@ -124,8 +138,26 @@ def _evaluate_dataframe_method(self, df, group_by=None, outputs=None):
     return _evaluate_dataframe(self, df, group_by=group_by, outputs=outputs)
 
 
+def _predict(self, X, *, copy=None):
+    """The outputs over the rows of X, shaped as XGBoost's predict() shapes them:
+    (n,) for one output, (n, k) for k (float32). X is a 2-D array whose column j
+    is input j (see evaluate), or a pandas DataFrame (columns by name, category
+    columns by their codes). Margins and raw scores, not probabilities:
+    docs/MODELS.md says how to write each library's probability."""
+    return _matrix.predict(self, X, copy=copy)
+
+
+def _set_predict(self, X, *, backend="auto", copy=None):
+    """Compiles the set for `backend` once (kept on the set), then predicts as
+    Engine.predict: calcjit.from_model("ranker.ubj").predict(X)."""
+    return _matrix.set_predict(self, X, backend=backend, copy=copy)
+
+
 # Attached here, declared in _calcjit.pyi (so mypy sees an assignment to a method).
 Engine.evaluate = _evaluate  # type: ignore[assignment]
+Engine.predict = _predict  # type: ignore[assignment]
+ServingEngine.predict = _predict  # type: ignore[assignment]
+FeatureSet.predict = _set_predict  # type: ignore[assignment]
 Engine.evaluate_dataframe = _evaluate_dataframe_method  # type: ignore[assignment]
 ServingEngine.evaluate = _evaluate  # type: ignore[assignment]
 ServingEngine.evaluate_dataframe = _evaluate_dataframe_method  # type: ignore[assignment]

@@ -10,9 +10,10 @@ queries (nothing is computed; every output column is empty).
 
 Missing values (None, NaN, pd.NA, NaT is refused with its column) are NaN, as
 an empty cell is NaN in a CSV file: the set's formulas decide what NaN means.
-Columns of complex numbers, datetimes, strings or Python objects are a
-TypeError, never converted; values beyond the float32 range are refused as
-the CLI refuses them.
+A pandas category column is its codes (a missing value NaN), as XGBoost's
+enable_categorical reads it. Columns of complex numbers, datetimes, strings or
+Python objects are a TypeError, never converted; values beyond the float32
+range are refused as the CLI refuses them.
 """
 
 import numpy as np
@@ -26,9 +27,15 @@ _NUMBER_KINDS = "fiub"
 
 def _float32(series):
     """A column as float32, or float64 (the engine checks its range as it
-    converts); missing values (None, pd.NA) become NaN."""
+    converts); missing values (None, pd.NA) become NaN. A category column is
+    its codes (the position of each value in its categories; missing: NaN), as
+    XGBoost's enable_categorical and LightGBM read a pandas category."""
     if series.dtype == np.float32:
         return series.to_numpy()
+    if series.dtype.name == "category":
+        codes = series.cat.codes.to_numpy().astype(np.float32)
+        codes[codes < 0] = np.nan
+        return codes
     if series.dtype.kind not in _NUMBER_KINDS:
         raise TypeError(f"column '{series.name}' has dtype {series.dtype}: calcjit reads "
                         "columns of real numbers (float, int or bool); convert it first, e.g. "

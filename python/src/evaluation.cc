@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "matrix.h"
 
 namespace calcjit::python {
 
@@ -346,6 +347,9 @@ py::dict EvaluateCall(EvaluationTarget& target, const Schema* ignorable,
     ThrowIfError(target.BindInput(input.name, {static_cast<const float*>(input.array.data()),
                                                static_cast<std::size_t>(input.array.size())}));
   }
+  // Rows as input (matrix.h): the matrix's columns, alive until the call ends.
+  MatrixColumns matrix_columns;
+  if (arguments.rows) BindRows(target, schema, *arguments.rows, call.item_count, matrix_columns);
   const std::vector<py::array> outputs = BindOutputs(target, schema, arguments, call);
   std::vector<std::size_t> item_counts(call.offsets.size() - 1);
   for (std::size_t k = 0; k < item_counts.size(); ++k) {

@@ -26,6 +26,9 @@ struct CallArguments {
   pybind11::object offsets;  // None, or query boundaries (ints, ascending, 0 first, n last)
   pybind11::object out;      // None, or a mapping output name -> float32 array to write into
   bool copy = true;
+  // Rows as input (engine.evaluate(X)): a float32 matrix whose column j is
+  // input j, kept alive by the caller; inputs is None then.
+  std::optional<MatrixView> rows;
 };
 
 // Where a call's bindings go and how its queries are evaluated: a Batch of an

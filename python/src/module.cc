@@ -21,6 +21,7 @@
 #include "calcjit/calcjit.hpp"
 #include "errors.h"
 #include "evaluation.h"
+#include "matrix.h"
 #include "set_loading.h"
 
 namespace calcjit::python {
@@ -176,6 +177,19 @@ CallArguments MakeArguments(py::object inputs, std::optional<std::size_t> n, py:
   return CallArguments{std::move(inputs), n, std::move(offsets), std::move(out), copy};
 }
 
+// Rows as input: X's column j is input j (matrix.h); X stays alive in the
+// caller's frame for the call.
+CallArguments RowArguments(const py::array& x, py::object offsets, py::object out) {
+  CallArguments arguments = MakeArguments(py::none(), static_cast<std::size_t>(x.shape(0)),
+                                          std::move(offsets), std::move(out), false);
+  arguments.rows = RowsOf(x);
+  return arguments;
+}
+
+constexpr const char* kEvaluateRowsDoc =
+    "Low level; use evaluate(X). x: a 2-D float32 array (column j is input j); offsets: None "
+    "or query boundaries; out: None or dict name -> float32 array.";
+
 std::string InputRepr(const InputInfo& input) {
   std::string text = "Input(name='" + input.name + "', scope='" + ScopeName(input.scope) + "'";
   if (input.is_vector()) text += ", dimension=" + std::to_string(input.dimension);
@@ -210,7 +224,9 @@ void DefineModule(py::module_& module) {
       .def_property_readonly("is_vector", &InputInfo::is_vector)
       .def("__repr__", &InputRepr);
 
-  py::class_<FeatureSet>(module, "FeatureSet",
+  // dynamic_attr: predict() keeps the engine it compiles on the set
+  // (calcjit/_matrix.py), so that calling it again compiles nothing.
+  py::class_<FeatureSet>(module, "FeatureSet", py::dynamic_attr(),
                          "A checked, immutable feature set. Make one with calcjit.read_file() "
                          "or calcjit.parse().")
       .def_static("read_file", &ReadSet, py::arg("path"), py::arg("format") = py::none(),
@@ -312,6 +328,12 @@ void DefineModule(py::module_& module) {
           },
           py::arg("inputs"), py::arg("n"), py::arg("offsets"), py::arg("out"), py::arg("copy"),
           kEvaluateDoc)
+      .def(
+          "_evaluate_rows",
+          [](PyEngine& e, const py::array& x, py::object offsets, py::object out) {
+            return e.Evaluate(RowArguments(x, std::move(offsets), std::move(out)));
+          },
+          py::arg("x").noconvert(), py::arg("offsets"), py::arg("out"), kEvaluateRowsDoc)
       .def("__repr__", [](const PyEngine& e) {
         return "<calcjit.Engine " + std::string(BackendName(e.engine().backend())) + ": " +
                std::to_string(e.engine().schema().inputs.size()) + " inputs, " +
@@ -453,6 +475,12 @@ void DefineModule(py::module_& module) {
           },
           py::arg("inputs"), py::arg("n"), py::arg("offsets"), py::arg("out"), py::arg("copy"),
           kEvaluateDoc)
+      .def(
+          "_evaluate_rows",
+          [](PyServing& s, const py::array& x, py::object offsets, py::object out) {
+            return s.Evaluate(RowArguments(x, std::move(offsets), std::move(out)));
+          },
+          py::arg("x").noconvert(), py::arg("offsets"), py::arg("out"), kEvaluateRowsDoc)
       .def("__repr__", [](PyServing& s) {
         return "<calcjit.ServingEngine version " + std::to_string(s.serving().version()) + ">";
       });

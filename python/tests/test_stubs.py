@@ -1,6 +1,6 @@
 """The type stubs (calcjit/_calcjit.pyi) name exactly what the native module
 has: the same classes and functions, each class with the same members
-(including evaluate and evaluate_dataframe, attached by calcjit/__init__.py)."""
+(including evaluate, evaluate_dataframe and predict, attached by calcjit/__init__.py)."""
 
 import ast
 import pathlib
@@ -41,7 +41,7 @@ def module_members(cls):
             # A pybind11 __init__ is an instancemethod; the default is a slot wrapper.
             if name in KEPT_DUNDERS and type(value).__name__ != "wrapper_descriptor":
                 members.add(name)
-        elif not name.startswith("_") or name == "_evaluate":
+        elif not name.startswith("_") or name in ("_evaluate", "_evaluate_rows"):
             members.add(name)
     return members
 

@@ -4,6 +4,7 @@
 #define CALCJIT_CAPI_HANDLES_H_
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,6 +37,10 @@ struct calcjit_session {
   // The floats of Arrow columns that had to be converted
   // (calcjit_session_bind_input_arrow), by input name: alive while bound.
   std::map<std::string, std::vector<float>, std::less<>> arrow_copies;
+  // calcjit_session_bind_rows (capi/rows.cc): the caller's matrix, copied
+  // into `columns` and bound at each evaluation.
+  std::optional<calcjit::MatrixView> rows;
+  calcjit::MatrixColumns columns;
 };
 
 #endif  // CALCJIT_CAPI_HANDLES_H_

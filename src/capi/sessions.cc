@@ -13,6 +13,7 @@
 #include "capi/arguments.h"
 #include "capi/errors.h"
 #include "capi/handles.h"
+#include "capi/rows.h"
 
 using calcjit::Extent;
 using calcjit::Status;
@@ -85,6 +86,7 @@ Status BindInputArrow(calcjit_session* session, const char* name, const ArrowArr
 Status Evaluate(calcjit_session* session, std::span<const std::size_t> item_counts,
                 uint64_t* version) {
   session->has_results = false;
+  CALCJIT_RETURN_IF_ERROR(calcjit::capi::BindRowsForCall(session, item_counts));
   CALCJIT_RETURN_IF_ERROR(session->session.EvaluateQueries(item_counts));
   session->has_results = true;
   if (version != nullptr) *version = session->session.version();
@@ -147,6 +149,7 @@ calcjit_status calcjit_session_clear(calcjit_session* session) {
   return Call([&]() -> Status {
     if (session == nullptr) return NullArgument("session");
     session->session.Clear();
+    session->rows.reset();
     session->arrow_copies.clear();
     return Status::Ok();
   });

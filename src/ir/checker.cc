@@ -8,6 +8,7 @@
 #include "ir/checked_set.h"
 #include "ir/limits.h"
 #include "ir/location.h"
+#include "ir/names.h"
 
 namespace calcjit::ir {
 
@@ -19,6 +20,26 @@ std::string Quoted(const std::string& name) {
   constexpr std::size_t kShown = 60;
   if (name.size() <= kShown) return "'" + name + "'";
   return "'" + name.substr(0, kShown) + "...'";
+}
+
+// A name from a model file as it appears in a message: quoted, its bytes
+// that are not UTF-8 shown as \xNN (a message reaches Java and Python
+// strings), cut short when long.
+std::string ShownModelName(std::string_view name) {
+  std::string shown;
+  while (!name.empty() && shown.size() < 60) {
+    const std::size_t length = Utf8SequenceLength(name);
+    if (length == 0) {
+      static const char kHex[] = "0123456789abcdef";
+      const auto byte = static_cast<unsigned char>(name[0]);
+      shown += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 15];
+      name.remove_prefix(1);
+      continue;
+    }
+    shown.append(name.substr(0, length));
+    name.remove_prefix(length);
+  }
+  return "'" + shown + (name.empty() ? "'" : "...'");
 }
 
 // The operators that take weights, as the text spells them: "weighted_sum".
@@ -257,6 +278,22 @@ class Checker {
                 std::to_string(shape.feature_names.size()));
       return;
     }
+    // The names come from the model's file, which the set's rules never
+    // checked: one that no set could declare never becomes an input.
+    for (std::size_t j = 0; j < shape.feature_names.size(); ++j) {
+      const char* why = WhyNotAName(shape.feature_names[j]);
+      if (why == nullptr) continue;
+      Error(NodeLocation(ir_, id, "model.inputs"),
+            "model " + model + " names its feature " + std::to_string(j) + " " +
+                ShownModelName(shape.feature_names[j]) +
+                " in its file, which cannot name an "
+                "input (" +
+                why +
+                "): list the call's inputs in the model's feature order, "
+                "model(" +
+                ir_.NameOf(node.name) + ", x0, x1, ...)[" + std::to_string(node.output) + "]");
+      return;
+    }
     // Input j is the feature or input named like model feature j.
     CheckedSet::ImpliedInputs implied{id, {}};
     for (const std::string& feature : shape.feature_names) {
@@ -265,7 +302,6 @@ class Checker {
         set_.symbols.resize(set_.ir.names.size());
         set_.model_of_name.resize(set_.ir.names.size(), kNone);
       }
-      CheckNameLength(input, [&] { return NodeLocation(ir_, id, "model.inputs"); });
       ResolveColumn(input, [&] { return NodeLocation(ir_, id, "model.inputs"); });
       implied.names.push_back(input);
     }

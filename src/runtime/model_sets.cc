@@ -3,6 +3,7 @@
 #include <set>
 
 #include "calcjit/feature_set.h"
+#include "ir/names.h"
 #include "model/format_table.h"
 #include "model/tree/ensemble.h"
 #include "runtime/model_files.h"
@@ -33,7 +34,7 @@ Result<FeatureSet> FromModelNamed(std::string_view bytes, ModelFormat format,
   std::vector<std::string> features = summary.feature_names;
   std::set<std::string> distinct(features.begin(), features.end());
   bool usable = features.size() == summary.feature_count && distinct.size() == features.size();
-  for (const std::string& name : features) usable = usable && !name.empty() && name.size() <= 1024;
+  for (const std::string& name : features) usable = usable && ir::WhyNotAName(name) == nullptr;
   if (!usable) {
     features.clear();
     for (std::uint32_t j = 0; j < summary.feature_count; ++j)

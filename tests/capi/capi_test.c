@@ -487,13 +487,13 @@ static void TestModels(void) {
               CALCJIT_ERROR_USER);
   CHECK_ERROR_HAS("no model root");
   CHECK(strcmp(calcjit_last_error_location(), "1:7") == 0);
-  CHECK_FAILS(calcjit_set_parse_with_models(kModelSet, strlen(kModelSet), CALCJIT_FORMAT_TEXT,
-                                            NULL, NULL, 1, &set),
+  CHECK_FAILS(calcjit_set_parse_with_models(kModelSet, strlen(kModelSet), CALCJIT_FORMAT_TEXT, NULL,
+                                            NULL, 1, &set),
               CALCJIT_ERROR_USER);
   CHECK_ERROR_HAS("models is NULL");
   const calcjit_model_bytes unnamed[1] = {{NULL, "x", 1}};
-  CHECK_FAILS(calcjit_set_parse_with_models(kModelSet, strlen(kModelSet), CALCJIT_FORMAT_TEXT,
-                                            NULL, unnamed, 1, &set),
+  CHECK_FAILS(calcjit_set_parse_with_models(kModelSet, strlen(kModelSet), CALCJIT_FORMAT_TEXT, NULL,
+                                            unnamed, 1, &set),
               CALCJIT_ERROR_USER);
   CHECK_ERROR_HAS("models[0].name is NULL");
   const calcjit_model_bytes broken[1] = {{"ranker", "{", 1}};
@@ -502,6 +502,106 @@ static void TestModels(void) {
   CHECK_ERROR_HAS("reg_squarederror.json");
   CHECK(set == NULL);
   printf("models: XGBoost's margins from bytes and from a model root\n");
+}
+
+/* A model on its own (calcjit_set_from_model, calcjit_set_read_model), the
+   list of formats, and rows as input (calcjit_session_bind_rows): the three
+   recorded rows in a row-major matrix with padding, against XGBoost's bits. */
+static void TestModelOnItsOwnWithRows(void) {
+  const size_t formats = calcjit_model_format_count();
+  CHECK(formats >= 3);
+  CHECK(strcmp(calcjit_model_format_name(0), "xgboost") == 0);
+  CHECK(strcmp(calcjit_model_format_name(1), "lightgbm") == 0);
+  CHECK(calcjit_model_format_name(formats) == NULL);
+  CHECK_ERROR_HAS("beyond the");
+
+  size_t size = 0;
+  char* bytes = ReadWholeFile(CALCJIT_MODEL_DATA_DIR "/reg_squarederror.json", &size);
+  calcjit_set* set = NULL;
+  CHECK_FAILS(calcjit_set_from_model(bytes, size, "xgbost", &set), CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("unknown model format 'xgbost' ('xgboost', 'lightgbm'");
+  CHECK(set == NULL);
+  CHECK_OK(calcjit_set_from_model(bytes, size, NULL, &set)); /* by content */
+  calcjit_set_free(set);
+  set = NULL;
+  CHECK_OK(calcjit_set_from_model(bytes, size, "xgboost", &set));
+  free(bytes);
+  calcjit_schema* schema = NULL;
+  CHECK_OK(calcjit_set_schema(set, &schema));
+  CHECK(calcjit_schema_input_count(schema) == 5);
+  calcjit_input_info input;
+  CHECK_OK(calcjit_schema_input(schema, 4, &input));
+  CHECK(strcmp(input.name, "f4") == 0); /* no names in the file: f0, f1, ... */
+  CHECK(strcmp(calcjit_schema_output_name(schema, 0), "margin") == 0);
+  calcjit_schema_free(schema);
+
+  calcjit_engine* engine = NULL;
+  CHECK_OK(calcjit_engine_create(set, NULL, &engine));
+  calcjit_set_free(set);
+  calcjit_session* session = NULL;
+  CHECK_OK(calcjit_session_create(engine, &session));
+  enum { kStride = 7 }; /* five features, two floats of padding per row */
+  float rows[3 * kStride];
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = 0; j < kStride; ++j) {
+      rows[i * kStride + j] = j < 5 ? FromBits(kModelRows[i][j]) : -1.0f;
+    }
+  }
+  CHECK_FAILS(calcjit_session_bind_rows(session, rows, 3, 5, 4), CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("row_stride 4 is less than the 5 columns");
+  CHECK_FAILS(calcjit_session_bind_rows(session, rows, 3, 4, kStride), CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("the matrix has 4 columns but the engine has 5 inputs");
+  CHECK_OK(calcjit_session_bind_rows(session, rows, 3, 5, kStride));
+  CHECK_FAILS(calcjit_session_evaluate(session, 4, NULL), CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("the call has 4 items but the bound rows hold 3");
+  const float* out = NULL;
+  size_t count = 0;
+  for (size_t n = 0; n <= 3; ++n) { /* the first n rows */
+    CHECK_OK(calcjit_session_evaluate(session, n, NULL));
+    CHECK_OK(calcjit_session_output(session, "margin", &out, &count));
+    CHECK(count == n);
+    for (size_t i = 0; i < n; ++i) CHECK(Bits(out[i]) == kModelRows[i][5]);
+  }
+  /* Read at evaluation: a row changed after binding is seen. */
+  for (size_t j = 0; j < 5; ++j) rows[j] = FromBits(kModelRows[1][j]);
+  CHECK_OK(calcjit_session_evaluate(session, 1, NULL));
+  CHECK_OK(calcjit_session_output(session, "margin", &out, &count));
+  CHECK(Bits(out[0]) == kModelRows[1][5]);
+  CHECK_OK(calcjit_session_clear(session));
+  CHECK_FAILS(calcjit_session_evaluate(session, 1, NULL), CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("f0");
+  calcjit_session_free(session);
+  calcjit_engine_free(engine);
+
+  /* Contract 6.1: model(m)[k] without inputs binds the model's feature names,
+     f0, f1, ... for a file without names; the rows bind them in that order. */
+  static const char kImplied[] =
+      "model ranker = xgboost(\"reg_squarederror.json\");\nm = model(ranker)[0];\n";
+  CHECK_OK(calcjit_set_parse_with_models(kImplied, strlen(kImplied), CALCJIT_FORMAT_TEXT,
+                                         CALCJIT_MODEL_DATA_DIR, NULL, 0, &set));
+  CHECK_OK(calcjit_set_schema(set, &schema));
+  CHECK_OK(calcjit_schema_input(schema, 0, &input));
+  CHECK(strcmp(input.name, "f0") == 0 && input.declared == 0);
+  calcjit_schema_free(schema);
+  CHECK_OK(calcjit_engine_create(set, NULL, &engine));
+  calcjit_set_free(set);
+  set = NULL;
+  CHECK_OK(calcjit_session_create(engine, &session));
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = 0; j < 5; ++j) rows[i * kStride + j] = FromBits(kModelRows[i][j]);
+  }
+  CHECK_OK(calcjit_session_bind_rows(session, rows, 3, 5, kStride));
+  CHECK_OK(calcjit_session_evaluate(session, 3, NULL));
+  CHECK_OK(calcjit_session_output(session, "m", &out, &count));
+  for (size_t i = 0; i < 3; ++i) CHECK(Bits(out[i]) == kModelRows[i][5]);
+  calcjit_session_free(session);
+  calcjit_engine_free(engine);
+
+  CHECK(calcjit_set_read_model(CALCJIT_MODEL_DATA_DIR "/no_such.json", NULL, &set) != CALCJIT_OK);
+  CHECK_ERROR_HAS("no_such.json");
+  CHECK_OK(calcjit_set_read_model(CALCJIT_MODEL_DATA_DIR "/lgb4_binary.txt", NULL, &set));
+  calcjit_set_free(set);
+  printf("a model on its own: XGBoost's margins from a row-major matrix\n");
 }
 
 /* Rows of tests/model/data/catboost_rmse.cases: five inputs and the
@@ -548,6 +648,7 @@ int main(void) {
   TestNullArguments();
   TestParseErrors();
   TestModels();
+  TestModelOnItsOwnWithRows();
   TestCatboostModels();
 
   calcjit_set* set = Parse(kSet);

@@ -631,6 +631,56 @@ class ModelsTest(unittest.TestCase):
         self.assertIn('drawn without its models', result.stderr)
         self.assertIn('inputs: its features (not loaded)', result.stdout)
         self.assertNotIn('"price"', result.stdout)
+class LibraryModelsTest(unittest.TestCase):
+    """Models of XGBoost 3.4.1 (UBJSON and JSON) and LightGBM 4.7.0 through
+    `calcjit eval`, their inputs implied by the models' feature names (contract
+    6.1: f0, f1, ... when the file names none): every row of the committed
+    cases gives the library's own bits on every backend."""
+
+    MODELS = [('xgb3_categorical_partition.ubj', 'xgboost'), ('xgb3_multi_target.ubj', 'xgboost'),
+              ('xgb3_rank_ndcg.json', 'xgboost'), ('lgb4_categorical.txt', 'lightgbm'),
+              ('lgb4_multiclass.txt', 'lightgbm')]
+
+    def test_eval_gives_each_librarys_own_bits(self):
+        work = Workdir()
+        for model, library in self.MODELS:
+            base = os.path.splitext(model)[0]
+            with open(os.path.join(MODEL_DATA, model), 'rb') as f:
+                work.write(model, f.read())
+            rows = []
+            with open(os.path.join(MODEL_DATA, base + '.cases')) as f:
+                for line in f:
+                    if line.startswith('#') or ':' not in line:
+                        continue
+                    inputs, outputs = line.split(':')
+                    rows.append((inputs.split(), outputs.split()))
+            outputs = len(rows[0][1])
+            text = 'model m = %s("%s");\n' % (library, model)
+            text += ''.join('out%d = model(m)[%d];\n' % (k, k) for k in range(outputs))
+            calc = work.write(base + '.calc', text)
+            names = run('check', calc)
+            self.assertEqual(names.returncode, 0, names.stderr)
+            # The implied inputs, as `check` lists them: the models' feature names.
+            listing = names.stdout.split('implicit inputs (used')[-1].split('models:')[0]
+            features = [line.strip() for line in listing.splitlines()[1:] if line.strip()]
+            self.assertEqual(len(features), len(rows[0][0]), names.stdout)
+            lines = [','.join(features)]
+            for inputs, _ in rows:
+                lines.append(','.join(repr(bits_to_float(w)) for w in inputs))
+            data = work.write(base + '.csv', '\n'.join(lines) + '\n')
+            for backend in ('reference', 'vm', 'jit'):
+                out = work.path('%s-%s.out.csv' % (base, backend))
+                result = run('eval', calc, '--input', data, '--output', out, '--backend', backend)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                body = work.read(os.path.basename(out)).splitlines()
+                header = body[0].split(',')
+                for (_, expected), row in zip(rows, body[1:]):
+                    cells = dict(zip(header, row.split(',')))
+                    for k in range(outputs):
+                        got = struct.pack('<f', f32(float(cells['out%d' % k])))
+                        want = struct.pack('<f', bits_to_float(expected[k]))
+                        self.assertEqual(got, want, (model, backend, row))
+
 
 class CatboostModelsTest(unittest.TestCase):
     """A set with a CatBoost model (spec 6.5), through the same commands:

@@ -10,7 +10,7 @@ deep into each reader:
   csv_reader    the example data's first rows, the inputs of conformance
                 cases as CSV tables, and a few hand-written tables (quotes,
                 CRLF, a byte order mark)
-  xgboost_reader, lightgbm_reader, onnx_reader, catboost_reader
+  xgboost_reader, xgboost_ubjson, lightgbm_reader, onnx_reader, catboost_reader
                 the model files of tests/model (up to 64 KiB each: small seeds
                 keep the fuzzer fast), the hostile ONNX files included; for
                 CatBoost its JSON exports and .cbm files (catboost_*), the
@@ -77,7 +77,8 @@ def main():
         put("csv_reader", table)
 
     models = ROOT / "tests" / "model"
-    for pattern, target in (("data/*.json", "xgboost_reader"), ("data/*.txt", "lightgbm_reader"),
+    for pattern, target in (("data/*.json", "xgboost_reader"), ("data/*.ubj", "xgboost_ubjson"),
+                            ("data/*.txt", "lightgbm_reader"),
                             ("onnx/data/*.onnx", "onnx_reader"),
                             ("onnx/data/hostile/*.onnx", "onnx_reader"),
                             ("data/catboost_*.json", "catboost_reader"),

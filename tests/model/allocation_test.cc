@@ -83,37 +83,38 @@ TEST(AllocationTest, TheCounterCounts) {
 
 TEST(AllocationTest, BlockEvaluatorAllocatesNothing) {
   int models = 0;
-  // Every model of the parity data (a model file beside its .cases), of any
-  // tree format, its format from its content.
+  // Every model of the parity data (each model file beside its .cases: JSON
+  // and UBJSON alike), of any tree format, its format from its content.
   for (const auto& entry : std::filesystem::directory_iterator(CALCJIT_MODEL_DATA_DIR)) {
     if (entry.path().extension() != ".cases") continue;
-    const std::string path =
-        testing::ModelFileOf((entry.path().parent_path() / entry.path().stem()).string());
-    const std::string bytes = testing::ReadFileBytes(path);
-    const std::optional<ModelFormat> format = DetectModelFormat(path, bytes);
-    ASSERT_TRUE(format) << path;
-    auto model = LoadTreeModel(*format, bytes, path);
-    ASSERT_TRUE(model.ok()) << model.status().ToString();
-    const PreparedModel& prepared = (*model)->prepared;
-    const std::size_t n = 1000;
-    std::vector<std::vector<float>> in(prepared.info().num_features, std::vector<float>(n, 0.5f));
-    std::vector<std::vector<float>> out(prepared.info().num_outputs, std::vector<float>(n));
-    std::vector<const float*> in_ptr;
-    for (auto& c : in) in_ptr.push_back(c.data());
-    std::vector<float*> out_ptr;
-    for (auto& c : out) out_ptr.push_back(c.data());
-    std::vector<unsigned char> storage(EvaluateScratchBytes(prepared, n) + 64);
-    void* scratch =
-        storage.data() + (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64;
-    for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
-      if (BestIsa() < isa) continue;
-      armed = true;
-      allocations = 0;
-      Evaluate(prepared, in_ptr.data(), n, out_ptr.data(), scratch, isa);
-      armed = false;
-      EXPECT_EQ(allocations, 0) << path;
+    for (const std::string& path :
+         testing::ModelFilesOf((entry.path().parent_path() / entry.path().stem()).string())) {
+      const std::string bytes = testing::ReadFileBytes(path);
+      const std::optional<ModelFormat> format = DetectModelFormat(path, bytes);
+      ASSERT_TRUE(format) << path;
+      auto model = LoadTreeModel(*format, bytes, path);
+      ASSERT_TRUE(model.ok()) << model.status().ToString();
+      const PreparedModel& prepared = (*model)->prepared;
+      const std::size_t n = 1000;
+      std::vector<std::vector<float>> in(prepared.info().num_features, std::vector<float>(n, 0.5f));
+      std::vector<std::vector<float>> out(prepared.info().num_outputs, std::vector<float>(n));
+      std::vector<const float*> in_ptr;
+      for (auto& c : in) in_ptr.push_back(c.data());
+      std::vector<float*> out_ptr;
+      for (auto& c : out) out_ptr.push_back(c.data());
+      std::vector<unsigned char> storage(EvaluateScratchBytes(prepared, n) + 64);
+      void* scratch =
+          storage.data() + (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64;
+      for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+        if (BestIsa() < isa) continue;
+        armed = true;
+        allocations = 0;
+        Evaluate(prepared, in_ptr.data(), n, out_ptr.data(), scratch, isa);
+        armed = false;
+        EXPECT_EQ(allocations, 0) << path;
+      }
+      ++models;
     }
-    ++models;
   }
   EXPECT_GT(models, 20);
 }

@@ -1,13 +1,17 @@
 #!/usr/bin/python3
 """Trains XGBoost models and writes them with XGBoost's own margins.
 
-Run with Debian's /usr/bin/python3 (python3-xgboost 1.7.4, numpy, pandas):
+Run with the interpreter of the XGBoost version to test: Debian's
+/usr/bin/python3 (python3-xgboost 1.7.4, numpy, pandas), or the venv of
+requirements/xgboost3.txt (xgboost-cpu 3.4.1; CMake's CALCJIT_XGBOOST3_PYTHON):
 
-  make_models.py committed DIR       the committed parity data (tests/model/data)
+  make_models.py committed DIR       the committed parity data (tests/model/data);
+                                     XGBoost 3.x models are named xgb3_*
   make_models.py fresh DIR SEED      a few random models, for the test-time check
   make_models.py bench DIR           the three benchmark models (bench/, not committed)
 
-Each model NAME is written as NAME.json (save_model) and, except for bench,
+Each model NAME is written as NAME.json and/or NAME.ubj (save_model, JSON or
+UBJSON by the extension, as XGBoost decides) and, except for bench,
 NAME.cases: the rows and XGBoost's predict(..., output_margin=True) margins
 as float32 bits, one row per line:
 
@@ -101,15 +105,18 @@ def margins(booster, rows, feature_names, feature_types):
     return by_matrix.reshape(len(rows), -1)
 
 
-def write_model(directory, name, booster, rows, feature_names=None, feature_types=None):
-    path = os.path.join(directory, name + ".json")
-    booster.save_model(path)
-    with open(path) as f:
-        model_json = json.load(f)
+XGBOOST_MAJOR = int(xgb.__version__.split(".")[0])
+
+
+def write_model(directory, name, booster, rows, feature_names=None, feature_types=None,
+                extensions=(".json",)):
+    for extension in extensions:
+        booster.save_model(os.path.join(directory, name + extension))
+    model_json = json.loads(booster.save_raw("json"))
     out = margins(booster, rows, feature_names, feature_types)
     with open(os.path.join(directory, name + ".cases"), "w") as f:
-        f.write("# %s.json: inputs and XGBoost %s predict(output_margin=True), float32 bits\n"
-                % (name, xgb.__version__))
+        f.write("# %s%s: inputs and XGBoost %s predict(output_margin=True), float32 bits\n"
+                % (name, " ".join(extensions), xgb.__version__))
         for row, margin in zip(rows, out):
             f.write(" ".join(bits(v) for v in row) + " : " + " ".join(bits(v) for v in margin) +
                     "\n")
@@ -132,7 +139,8 @@ def target(x, rng):
 
 
 def train_numeric(directory, name, rng, objective, rounds=10, depth=4, num_features=5,
-                  nan_rate=0.1, n=400, extra=None, label=None, groups=None, probes=60):
+                  nan_rate=0.1, n=400, extra=None, label=None, groups=None, probes=60,
+                  extensions=(".json",)):
     x = numeric_data(rng, n, num_features, nan_rate)
     y = target(x, rng)
     if label == "binary":
@@ -143,6 +151,8 @@ def train_numeric(directory, name, rng, objective, rounds=10, depth=4, num_featu
         y = np.exp(np.clip(y, -3, 3) / 3).astype(np.float32)
     elif label == "rank":
         y = np.clip(np.round(y - y.min()), 0, 4).astype(np.float32)
+    elif label == "targets":  # two regression targets, one tree per target
+        y = np.stack([y, np.cos(np.nan_to_num(x[:, 0])) * 3 - 1], axis=1).astype(np.float32)
     elif isinstance(label, int):
         y = (np.digitize(y, np.quantile(y, np.linspace(0, 1, label + 1)[1:-1]))).astype(np.float32)
     params = {"objective": objective, "max_depth": depth, "eta": 0.3, "tree_method": "hist",
@@ -154,11 +164,12 @@ def train_numeric(directory, name, rng, objective, rounds=10, depth=4, num_featu
     booster = xgb.train(params, matrix, rounds)
     model_json = json.loads(booster.save_raw("json"))
     rows = probe_rows(model_json, x[:probes], [], rng)
-    return write_model(directory, name, booster, rows)
+    return write_model(directory, name, booster, rows, extensions=extensions)
 
 
 def train_categorical(directory, name, rng, objective="reg:squarederror", rounds=8, depth=4,
-                      onehot=1, num_class=None, n=500, num_categories=(6, 40)):
+                      onehot=1, num_class=None, n=500, num_categories=(6, 40),
+                      extensions=(".json",)):
     frame = pd.DataFrame({
         "price": rng.standard_normal(n).astype(np.float32),
         "brand": pd.Categorical(rng.integers(0, num_categories[0], n)),
@@ -182,13 +193,16 @@ def train_categorical(directory, name, rng, objective="reg:squarederror", rounds
     model_json = json.loads(booster.save_raw("json"))
     rows = probe_rows(model_json, codes[:50], [1, 3], rng)
     return write_model(directory, name, booster, rows, feature_names=list(frame.columns),
-                       feature_types=["q", "c", "q", "c"])
+                       feature_types=["q", "c", "q", "c"], extensions=extensions)
 
 
 def committed(directory):
+    if XGBOOST_MAJOR >= 3:
+        return committed_xgboost3(directory)
     rng = np.random.default_rng(20261201)
     train_numeric(directory, "reg_squarederror", rng, "reg:squarederror")
-    train_numeric(directory, "binary_logistic", rng, "binary:logistic", label="binary")
+    train_numeric(directory, "binary_logistic", rng, "binary:logistic", label="binary",
+                  extensions=(".json", ".ubj"))
     train_numeric(directory, "binary_logistic_base03", rng, "binary:logistic", label="binary",
                   extra={"base_score": 0.3})
     train_numeric(directory, "binary_logitraw_base08", rng, "binary:logitraw", label="binary",
@@ -197,7 +211,7 @@ def committed(directory):
     train_numeric(directory, "rank_pairwise", rng, "rank:pairwise", label="rank", groups=20)
     train_numeric(directory, "rank_ndcg", rng, "rank:ndcg", label="rank", groups=20, rounds=6)
     train_numeric(directory, "multi_softprob", rng, "multi:softprob", label=4, rounds=5, depth=3,
-                  extra={"num_class": 4})
+                  extra={"num_class": 4}, extensions=(".json", ".ubj"))
     train_numeric(directory, "multi_softmax", rng, "multi:softmax", label=3, rounds=4, depth=3,
                   extra={"num_class": 3})
     train_numeric(directory, "count_poisson_base2", rng, "count:poisson", label="count",
@@ -213,38 +227,89 @@ def committed(directory):
                   extra={"tree_method": "exact", "gamma": 2.0, "max_depth": 5})
     train_numeric(directory, "lossguide", rng, "reg:squarederror", rounds=5, depth=0,
                   extra={"grow_policy": "lossguide", "max_leaves": 24})
-    train_categorical(directory, "categorical_partition", rng)
+    train_categorical(directory, "categorical_partition", rng, extensions=(".json", ".ubj"))
     train_categorical(directory, "categorical_onehot", rng, onehot=64, rounds=6)
     train_categorical(directory, "categorical_softprob", rng, objective="multi:softprob",
                       num_class=3, rounds=3, depth=3)
+    # Added with XGBoost 3.x support (after the others, so that they keep
+    # their random draws): two targets, a boosted random forest, a base score
+    # where glibc's logf is not correctly rounded (docs/MODELS.md).
+    train_numeric(directory, "multi_target", rng, "reg:squarederror", label="targets", rounds=4,
+                  depth=3)
+    train_numeric(directory, "random_forest", rng, "reg:squarederror", rounds=3, depth=3,
+                  extra={"num_parallel_tree": 3, "subsample": 0.6, "colsample_bynode": 0.6})
+    train_numeric(directory, "binary_logistic_logf", rng, "binary:logistic", label="binary",
+                  rounds=3, extra={"base_score": 0.4743731259841009})
+
+
+def committed_xgboost3(directory):
+    """XGBoost 3.x: the same kinds of model, saved as JSON and UBJSON (its
+    default), with the base scores 3.x estimates from the labels (one per class
+    or target)."""
+    rng = np.random.default_rng(20261204)
+    both = (".json", ".ubj")
+    train_numeric(directory, "xgb3_reg_squarederror", rng, "reg:squarederror", extensions=both)
+    train_numeric(directory, "xgb3_binary_logistic", rng, "binary:logistic", label="binary",
+                  extensions=both)
+    train_numeric(directory, "xgb3_reg_logistic", rng, "reg:logistic", label="binary", rounds=4,
+                  extensions=(".ubj",))
+    train_numeric(directory, "xgb3_rank_pairwise", rng, "rank:pairwise", label="rank", groups=20,
+                  extensions=both)
+    train_numeric(directory, "xgb3_rank_ndcg", rng, "rank:ndcg", label="rank", groups=20,
+                  rounds=6, extensions=both)
+    train_numeric(directory, "xgb3_multi_softprob", rng, "multi:softprob", label=4, rounds=4,
+                  depth=3, extra={"num_class": 4}, extensions=both)
+    train_numeric(directory, "xgb3_multi_target", rng, "reg:squarederror", label="targets",
+                  rounds=4, depth=3, extensions=(".ubj",))
+    train_numeric(directory, "xgb3_count_poisson", rng, "count:poisson", label="count", rounds=5,
+                  extensions=(".ubj",))
+    train_numeric(directory, "xgb3_reg_gamma", rng, "reg:gamma", label="positive", rounds=5,
+                  extensions=(".json",))
+    train_numeric(directory, "xgb3_nan_heavy", rng, "reg:squarederror", nan_rate=0.6, rounds=6,
+                  extensions=(".ubj",))
+    train_numeric(directory, "xgb3_random_forest", rng, "reg:squarederror", rounds=3, depth=3,
+                  extra={"num_parallel_tree": 3, "subsample": 0.6, "colsample_bynode": 0.6},
+                  extensions=(".ubj",))
+    train_categorical(directory, "xgb3_categorical_partition", rng, extensions=both)
+    train_categorical(directory, "xgb3_categorical_onehot", rng, onehot=64, rounds=5,
+                      extensions=(".ubj",))
+    train_categorical(directory, "xgb3_categorical_softprob", rng, objective="multi:softprob",
+                      num_class=3, rounds=3, depth=3, extensions=(".ubj",))
 
 
 def fresh(directory, seed):
-    """A few models the project has never seen: random objective, shape and data."""
+    """A few models the project has never seen: random objective, shape, data and
+    file format (JSON or UBJSON)."""
     rng = np.random.default_rng(seed)
     choices = [
         ("reg:squarederror", None, {}), ("binary:logistic", "binary", {}),
         ("binary:logistic", "binary", {"base_score": float(rng.uniform(0.05, 0.95))}),
         ("count:poisson", "count", {"base_score": float(rng.uniform(0.2, 5))}),
         ("multi:softprob", 3, {"num_class": 3}), ("rank:pairwise", "rank", {}),
-        ("reg:gamma", "positive", {}),
+        ("rank:ndcg", "rank", {}), ("reg:gamma", "positive", {}),
+        ("reg:squarederror", "targets", {}),
     ]
+    prefix = "fresh_xgb%d_" % XGBOOST_MAJOR
     names = []
     for i in range(4):
         objective, label, extra = choices[rng.integers(len(choices))]
         extra = dict(extra)
         if rng.random() < 0.3:
             extra.update({"grow_policy": "lossguide", "max_leaves": int(rng.integers(4, 32))})
-        name = "fresh%d_%s" % (i, objective.replace(":", "_"))
+        name = "%s%d_%s" % (prefix, i, objective.replace(":", "_"))
+        extension = str(rng.choice([".json", ".ubj"]))
         train_numeric(directory, name, rng, objective, rounds=int(rng.integers(3, 12)),
                       depth=int(rng.integers(1, 7)), num_features=int(rng.integers(1, 9)),
                       nan_rate=float(rng.choice([0.0, 0.1, 0.5])), label=label, extra=extra,
-                      groups=10 if label == "rank" else None, probes=30)
-        names.append(name)
-    name = "fresh_categorical"
+                      groups=10 if label == "rank" else None, probes=30,
+                      extensions=(extension,))
+        names.append(name + extension)
+    name = prefix + "categorical"
+    extension = str(rng.choice([".json", ".ubj"]))
     train_categorical(directory, name, rng, onehot=int(rng.choice([1, 4, 64])),
-                      rounds=int(rng.integers(2, 8)), depth=int(rng.integers(2, 6)))
-    names.append(name)
+                      rounds=int(rng.integers(2, 8)), depth=int(rng.integers(2, 6)),
+                      extensions=(extension,))
+    names.append(name + extension)
     return names
 
 

@@ -4,6 +4,7 @@
 #ifndef CALCJIT_TESTS_MODEL_PARITY_CASES_H_
 #define CALCJIT_TESTS_MODEL_PARITY_CASES_H_
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstdlib>
@@ -33,20 +34,32 @@ inline std::string ReadFileBytes(const std::string& path) {
   return out.str();
 }
 
-// The model file beside a parity case BASE.cases: BASE with the first
-// extension of the format table's (calcjit/model_formats.def) that exists.
-inline std::string ModelFileOf(const std::string& base) {
+// The model files beside a parity case BASE.cases: BASE with each extension
+// of the format table (calcjit/model_formats.def) that exists, e.g. the same
+// XGBoost model as BASE.json and BASE.ubj.
+inline std::vector<std::string> ModelFilesOf(const std::string& base) {
+  std::vector<std::string> paths;
   for (const FormatRow& row : kFormatRows) {
     std::string_view extensions = row.extensions;
     while (!extensions.empty()) {
       const std::size_t space = extensions.find(' ');
       const std::string path = base + std::string(extensions.substr(0, space));
-      if (std::filesystem::exists(path)) return path;
+      // Two formats may claim an extension (.json): each file once.
+      if (std::filesystem::exists(path) &&
+          std::find(paths.begin(), paths.end(), path) == paths.end()) {
+        paths.push_back(path);
+      }
       if (space == std::string_view::npos) break;
       extensions.remove_prefix(space + 1);
     }
   }
-  return base + " (no model file)";
+  return paths;
+}
+
+// The first of them, or a name that says there is none.
+inline std::string ModelFileOf(const std::string& base) {
+  const std::vector<std::string> paths = ModelFilesOf(base);
+  return paths.empty() ? base + " (no model file)" : paths.front();
 }
 
 // Lines "<feature bits> : <output bits>", '#' comments; "" or an error.

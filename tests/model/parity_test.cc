@@ -1,7 +1,7 @@
 // Parity with the real libraries on the committed data (tests/model/data):
-// XGBoost 1.7.4's own margins for models it trained (make_models.py), and
-// LightGBM models written by hand with raw scores from an independent
-// evaluator (lightgbm_cases.py). Both evaluators, every tier, every bit.
+// the margins of XGBoost 1.7.4 and 3.4.1 for models they trained, saved as
+// JSON and UBJSON (make_models.py), and the raw scores of LightGBM 4.7.0
+// (make_lightgbm_models.py). Both evaluators, every tier, every bit.
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -26,20 +26,26 @@ std::vector<std::string> CaseNames() {
 
 class ParityTest : public ::testing::TestWithParam<std::string> {};
 
+// Every file of the model (BASE.json and BASE.ubj: one model in both
+// encodings) against the same outputs.
 TEST_P(ParityTest, EveryBitAsTheLibrary) {
   const std::string base = std::string(CALCJIT_MODEL_DATA_DIR) + "/" + GetParam();
-  const std::string path = testing::ModelFileOf(base);
-  const std::string bytes = testing::ReadFileBytes(path);
-  const std::optional<ModelFormat> format = DetectModelFormat(path, bytes);
-  ASSERT_TRUE(format) << path;
-  auto model = LoadTreeModel(*format, bytes, path);
-  ASSERT_TRUE(model.ok()) << model.status().ToString();
-  testing::ParityCases cases;
-  ASSERT_EQ(testing::ReadCases(base + ".cases", (*model)->info().num_features,
-                               (*model)->info().num_outputs, &cases),
-            "");
-  ASSERT_GT(cases.rows, 0u);
-  EXPECT_EQ(testing::CheckParity(**model, cases), "") << DescribeModel((*model)->info());
+  const std::vector<std::string> paths = testing::ModelFilesOf(base);
+  ASSERT_FALSE(paths.empty()) << base << ".cases has no model file beside it";
+  for (const std::string& path : paths) {
+    SCOPED_TRACE(path);
+    const std::string bytes = testing::ReadFileBytes(path);
+    const std::optional<ModelFormat> format = DetectModelFormat(path, bytes);
+    ASSERT_TRUE(format) << path;
+    auto model = LoadTreeModel(*format, bytes, path);
+    ASSERT_TRUE(model.ok()) << model.status().ToString();
+    testing::ParityCases cases;
+    ASSERT_EQ(testing::ReadCases(base + ".cases", (*model)->info().num_features,
+                                 (*model)->info().num_outputs, &cases),
+              "");
+    ASSERT_GT(cases.rows, 0u);
+    EXPECT_EQ(testing::CheckParity(**model, cases), "") << DescribeModel((*model)->info());
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Data, ParityTest, ::testing::ValuesIn(CaseNames()),
@@ -61,10 +67,11 @@ TEST(ModelFormats, EveryRowHasAParityCase) {
     for (const auto& entry : std::filesystem::recursive_directory_iterator(folder)) {
       if (entry.path().extension() != ".cases") continue;
       const std::string base = (entry.path().parent_path() / entry.path().stem()).string();
-      const std::string path = testing::ModelFileOf(base);
-      const std::optional<ModelFormat> format =
-          DetectModelFormat(path, testing::ReadFileBytes(path));
-      if (format) cases[*format].push_back(path);
+      for (const std::string& path : testing::ModelFilesOf(base)) {
+        const std::optional<ModelFormat> format =
+            DetectModelFormat(path, testing::ReadFileBytes(path));
+        if (format) cases[*format].push_back(path);
+      }
     }
   }
   for (const FormatRow& row : kFormatRows) {

@@ -1,5 +1,7 @@
 // The XGBoost JSON and LightGBM text readers: what they accept, and that
 // every hostile file gets a clear error naming the file and where in it.
+#include <bit>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -9,6 +11,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "model/tree/lightgbm_reader.h"
 #include "model/tree/reference_evaluator.h"
@@ -96,8 +99,36 @@ TEST(XgboostReaderTest, FeatureNamesAndBaseScoreForms) {
   EXPECT_EQ(array->rules.base_margin, std::vector<float>{0.25f});
   EXPECT_THAT(XgboostError(
                   Model(std::string("[") + kTree + "]", "[0]", "reg:squarederror", R"(["1","2"])")),
-              HasSubstr("learner.learner_model_param.base_score[1]: base_score has more than one "
-                        "element"));
+              HasSubstr("learner.learner_model_param.base_score: has 2 base scores for 1 outputs "
+                        "(one, or one per output)"));
+  EXPECT_THAT(XgboostError(Model(std::string("[") + kTree + "]", "[0]", "reg:squarederror",
+                                 R"("[5E-1,x]")")),
+              HasSubstr("base_score '[5E-1,x]' is not a number or a list of numbers"));
+}
+
+// XGBoost 3.x writes one base score per output group (the intercept of each
+// class or target), as a list in a string; each is mapped by the objective.
+TEST(XgboostReaderTest, OneBaseScorePerOutput) {
+  std::string json = Model(std::string("[") + kTree + "," + kTree + "]", "[0,1]", "binary:logistic",
+                           R"("[5E-1,2.5E-1]")", "gbtree", "2", "[3,4,1]");
+  json = Replace(json, R"("num_target":"1")", R"("num_target":"2")");
+  Result<TreeEnsemble> model = ReadXgboostJson(json, "ranker.json");
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  EXPECT_EQ(model->info.num_outputs, 2u);
+  ASSERT_EQ(model->rules.base_margin.size(), 2u);
+  EXPECT_EQ(model->rules.base_margin[0], 0.0f);
+  EXPECT_EQ(model->rules.base_margin[1], -std::log(3.0f));
+  EXPECT_THAT(XgboostError(Replace(json, R"("[5E-1,2.5E-1]")", R"("[5E-1,2.5E-1,1E-1]")")),
+              HasSubstr("has 3 base scores for 2 outputs"));
+}
+
+// XGBoost maps the base score with the C library's logf, which is not
+// correctly rounded: for b = 0.47437313 its logf(1/b - 1) is one ulp below
+// the correctly rounded LOG (models trained by XGBoost 1.7.4 and 3.4.1 with
+// this base score start from 0xbdd21e87; tests/model/data/binary_logistic_logf).
+TEST(XgboostReaderTest, BaseMarginUsesTheLogfXgboostUses) {
+  const float margin = *XgboostBaseMargin("binary:logistic", 0.47437313f);
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(margin), 0xbdd21e87u);
 }
 
 TEST(XgboostReaderTest, BaseMarginByObjective) {
@@ -155,9 +186,89 @@ TEST(XgboostReaderTest, RefusesOtherBoosters) {
   EXPECT_THAT(
       XgboostError(Model(TreeWith(R"("size_leaf_vector":"0")", R"("size_leaf_vector":"3")"))),
       HasSubstr("trees[0].tree_param.size_leaf_vector: multi-output trees"));
+  EXPECT_EQ(XgboostError(Model(std::string("[") + kTree + "]", "[0]", "reg:squarederror",
+                               R"("5E-1")", "gbtree", "1", "[3,4,1]")),
+            "no error");
   EXPECT_THAT(XgboostError(Model(std::string("[") + kTree + "]", "[0]", "reg:squarederror",
-                                 R"("5E-1")", "gbtree", "1", "[3,0,0]")),
-              HasSubstr("ranker.json: version: XGBoost 3.x model files are not supported"));
+                                 R"("5E-1")", "gbtree", "1", "[4,0,0]")),
+              HasSubstr("ranker.json: version: XGBoost 4.x model files are not supported (1.x, "
+                        "2.x and 3.x are)"));
+}
+
+// The same document as UBJSON (what save_model("*.ubj") writes, the default
+// since XGBoost 2.1) reads to the same model; its encoding is recognized by
+// content, whatever the file is called.
+TEST(XgboostReaderTest, UbjsonReadsAsTheSameModel) {
+  const std::string json = Model();
+  const std::vector<std::uint8_t> ubj = nlohmann::json::to_ubjson(nlohmann::json::parse(json));
+  const std::string bytes(ubj.begin(), ubj.end());
+  EXPECT_EQ(XgboostEncodingOf(bytes), XgboostEncoding::kUbjson);
+  EXPECT_EQ(XgboostEncodingOf(json), XgboostEncoding::kJson);
+  Result<TreeEnsemble> model = ReadXgboostJson(bytes, "ranker.json");
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  EXPECT_EQ(DescribeModel(model->info), "xgboost: 1 tree, depth 1, 2 features, 1 output");
+  EXPECT_EQ(Margin(*model, 0, 0.25f), -0.5f);
+  EXPECT_EQ(Margin(*model, 0, 0.5f), 2.5f);
+  EXPECT_EQ(Margin(*model, 0, NAN), -0.5f);
+  // Optimized containers (a type and a count), as XGBoost writes its arrays.
+  const std::vector<std::uint8_t> typed =
+      nlohmann::json::to_ubjson(nlohmann::json::parse(json), /*use_size=*/true, /*use_type=*/true);
+  Result<TreeEnsemble> sized = ReadXgboostJson(std::string(typed.begin(), typed.end()), "m.ubj");
+  ASSERT_TRUE(sized.ok()) << sized.status().ToString();
+  EXPECT_EQ(Margin(*sized, 0, 0.5f), 2.5f);
+}
+
+std::string UbjsonError(const std::string& bytes) {
+  return XgboostError(bytes);
+}
+
+TEST(XgboostReaderTest, HostileUbjson) {
+  const std::vector<std::uint8_t> ubj = nlohmann::json::to_ubjson(nlohmann::json::parse(Model()));
+  const std::string bytes(ubj.begin(), ubj.end());
+  EXPECT_THAT(UbjsonError(bytes.substr(0, bytes.size() / 2)),
+              HasSubstr("ranker.json: malformed UBJSON: parse error"));
+  // An array of a billion nulls in nine bytes: refused at once, not looped over.
+  EXPECT_THAT(UbjsonError(std::string("{i\x01"
+                                      "a[$Z#l\x40\x00\x00\x00}",
+                                      14)),
+              HasSubstr("a container declares 1073741824 elements in a file of 14 bytes"));
+  // Arrays of nulls nested, each within the file's size: the callbacks are
+  // counted.
+  std::string nested =
+      "{i\x01"
+      "a[";
+  for (int i = 0; i < 200; ++i) nested += "[$Z#I\x03\xe8";  // 1,000 nulls each
+  nested += "]}";
+  EXPECT_THAT(UbjsonError(nested), HasSubstr("more values than the file has bytes"));
+  EXPECT_THAT(UbjsonError("{i\x07learner[$i#i\x03\x01\x02\x03}"), HasSubstr("expected an object"));
+  // UBJSON strings are bytes: a feature name must still be UTF-8.
+  nlohmann::json document = nlohmann::json::parse(Model());
+  document["learner"]["feature_names"] = {"a", "b"};
+  std::vector<std::uint8_t> named = nlohmann::json::to_ubjson(document);
+  const std::string good(named.begin(), named.end());
+  EXPECT_EQ(UbjsonError(good), "no error");
+  std::string bad = good;
+  bad[bad.find("\x01"
+               "b") +
+      1] = '\xff';
+  EXPECT_THAT(UbjsonError(bad),
+              HasSubstr("learner.feature_names[1]: a feature name that is not valid UTF-8"));
+}
+
+// The legacy binary format (XGBoost before 3.1): refused with how to convert it.
+TEST(XgboostReaderTest, LegacyBinaryIsRefusedWithHowToConvertIt) {
+  std::string header(136, '\0');
+  const std::string name = "binary:logistic";
+  std::string length(8, '\0');
+  length[0] = static_cast<char>(name.size());
+  const std::string legacy = "binf" + header + length + name + std::string(8, '\0') + "gbtree";
+  EXPECT_EQ(XgboostEncodingOf(legacy), XgboostEncoding::kLegacyBinary);
+  EXPECT_EQ(XgboostEncodingOf(legacy.substr(4)), XgboostEncoding::kLegacyBinary);  // no "binf"
+  EXPECT_THAT(XgboostError(legacy),
+              HasSubstr("ranker.json: an XGBoost model in the legacy binary format (removed in "
+                        "XGBoost 3.1), which calcjit does not read; convert it with XGBoost 3.0 "
+                        "or older: xgboost.Booster(model_file=\"ranker.json\").save_model("));
+  EXPECT_EQ(DetectModelFormat("model.bin", legacy), ModelFormat::kXgboostJson);
 }
 
 TEST(XgboostReaderTest, MalformedJson) {
@@ -284,6 +395,28 @@ TEST(XgboostReaderTest, CategoricalSplitsAsXgboost174) {
   EXPECT_EQ(Margin(*model, NAN, 0), -0.5f);
 }
 
+// Issue 26, cause 5: a category near 2^24 asks for a 2 MiB bitset; a file of
+// a few bytes per split could ask for gigabytes. The model's bitsets have a
+// budget (kMaxCategoryWords, 64 MiB).
+TEST(XgboostReaderTest, CategoryBitsetsHaveABudgetPerModel) {
+  const std::string tree = CategoricalTree("[16777215]", "[0]", "[1]");
+  std::string trees = "[", info = "[";
+  for (int t = 0; t < 40; ++t) {
+    trees += (t > 0 ? "," : "") + tree;
+    info += t > 0 ? ",0" : "0";
+  }
+  trees += "]";
+  info += "]";
+  EXPECT_THAT(XgboostError(Model(trees, info, "reg:squarederror", R"("5E-1")", "gbtree", "40")),
+              HasSubstr("categories: the model's categorical splits need more than 64 MiB of "
+                        "category bitsets"));
+  // Within the budget, a large category still works.
+  Result<TreeEnsemble> one = ReadXgboostJson(Model("[" + tree + "]"), "c.json");
+  ASSERT_TRUE(one.ok()) << one.status().ToString();
+  EXPECT_EQ(Margin(*one, 16777215.0f, 0), 2.5f);
+  EXPECT_EQ(Margin(*one, 16777214.0f, 0), -0.5f);
+}
+
 TEST(XgboostReaderTest, BadCategoricalSets) {
   EXPECT_THAT(XgboostError(Model("[" + CategoricalTree("[1,16777216,40]") + "]")),
               HasSubstr("trees[0].categories[1]: category 16777216 out of range (0 to 16777215)"));
@@ -368,9 +501,12 @@ TEST(LightgbmReaderTest, HostileFiles) {
   EXPECT_THAT(LightgbmError(Replace(good, "split_feature=0 1", "split_feature=0 2")),
               HasSubstr("split_feature[1]: feature 2 out of range (the model has 2)"));
   EXPECT_THAT(LightgbmError(Replace(good, "is_linear=0", "is_linear=1")),
-              HasSubstr("linear trees are not supported"));
+              HasSubstr("ranker.txt:21: Tree=0 is a linear tree (a model trained with "
+                        "linear_tree=true), which calcjit does not evaluate"));
   EXPECT_THAT(LightgbmError(Replace(good, "num_tree_per_iteration=1", "num_tree_per_iteration=2")),
               HasSubstr("1 trees is not a multiple of num_tree_per_iteration 2"));
+  EXPECT_THAT(LightgbmError(Replace(good, "feature_names=a b", "feature_names=a \xff")),
+              HasSubstr("ranker.txt:8: feature_names[1] is not valid UTF-8"));
   EXPECT_THAT(LightgbmError(Replace(good, "feature_names=a b", "feature_names=a")),
               HasSubstr("feature_names has 1 names for 2 features"));
   EXPECT_THAT(LightgbmError(Replace(good, "num_leaves=3", "num_leaves=300000000")),
@@ -378,6 +514,53 @@ TEST(LightgbmReaderTest, HostileFiles) {
   EXPECT_THAT(LightgbmError(Replace(good, "Tree=0", "Tree=1")), HasSubstr("expected 'Tree=0'"));
   EXPECT_THAT(LightgbmError(Replace(good, "leaf_value=0.25 -0.5 1", "leaf_value=0.25 nan 1")),
               HasSubstr("leaf_value[1] is NaN"));
+}
+
+// Issue 26, cause 6: a key given twice keeps its last value, in the header
+// and in a tree, as LightGBM 4.7.0 does (tried on a model with a second
+// feature_names= line, whose names LightGBM then reports, and a second
+// leaf_value= line, whose values it then predicts).
+TEST(LightgbmReaderTest, AKeyGivenTwiceKeepsItsLastValueAsInLightgbm) {
+  const std::string twice =
+      Replace(Replace(kLightgbm, "feature_names=a b\n", "feature_names=a b\nfeature_names=p q\n"),
+              "leaf_value=0.25 -0.5 1\n", "leaf_value=0.25 -0.5 1\nleaf_value=4 5 6\n");
+  Result<TreeEnsemble> model = ReadLightgbmText(twice, "ranker.txt");
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  EXPECT_THAT(model->info.feature_names, ::testing::ElementsAre("p", "q"));
+  EXPECT_EQ(Margin(*model, 0.5f, -1.0f), 4.0f);
+  EXPECT_EQ(Margin(*model, 0.75f, 0), 6.0f);
+  const std::string classes = Replace(kLightgbm, "num_tree_per_iteration=1\n",
+                                      "num_tree_per_iteration=1\nnum_tree_per_iteration=2\n");
+  EXPECT_THAT(LightgbmError(classes), HasSubstr("1 trees is not a multiple of "
+                                                "num_tree_per_iteration 2"));
+}
+
+// LightGBM finds each tree at the offsets tree_sizes= gives and reads as many
+// trees as it lists; a line that does not match the trees is refused.
+TEST(LightgbmReaderTest, TreeSizesMustMatchTheTrees) {
+  const std::size_t tree = std::string(kLightgbm).find("Tree=0");
+  const std::size_t end = std::string(kLightgbm).find("end of trees");
+  const std::string size = std::to_string(end - tree);
+  const auto with_sizes = [](const std::string& sizes) {
+    return Replace(kLightgbm, "feature_infos=none none\n",
+                   "feature_infos=none none\ntree_sizes=" + sizes + "\n");
+  };
+  EXPECT_EQ(LightgbmError(with_sizes(size)), "no error");
+  EXPECT_THAT(LightgbmError(with_sizes("0")),
+              HasSubstr("ranker.txt:10: tree_sizes[0] is '0' but Tree=0 takes " + size +
+                        " bytes (LightGBM finds each tree where tree_sizes says"));
+  EXPECT_THAT(LightgbmError(with_sizes(size + " " + size)),
+              HasSubstr("tree_sizes lists 2 trees but the file has 1 (LightGBM would read only "
+                        "the trees tree_sizes lists)"));
+}
+
+// A real linear-tree model of LightGBM 4.7.0 (make_lightgbm_models.py).
+TEST(LightgbmReaderTest, LinearTreesAreRefused) {
+  const std::string path = std::string(CALCJIT_MODEL_DATA_DIR) + "/refused/lgb4_linear_tree.txt";
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(text.empty()) << path;
+  EXPECT_THAT(LightgbmError(text), HasSubstr("Tree=0 is a linear tree"));
 }
 
 TEST(LightgbmReaderTest, CategoricalSplits) {
@@ -416,7 +599,8 @@ TEST(HostileFilesTest, TruncatedAndCorruptedModelsGiveErrorsNotCrashes) {
   std::mt19937_64 rng(2026);
   int files = 0, errors = 0;
   for (const auto& entry : std::filesystem::directory_iterator(CALCJIT_MODEL_DATA_DIR)) {
-    const bool xgboost = entry.path().extension() == ".json";
+    const bool ubjson = entry.path().extension() == ".ubj";
+    const bool xgboost = ubjson || entry.path().extension() == ".json";
     if (!xgboost && entry.path().extension() != ".txt") continue;
     std::ifstream in(entry.path(), std::ios::binary);
     const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -429,7 +613,9 @@ TEST(HostileFilesTest, TruncatedAndCorruptedModelsGiveErrorsNotCrashes) {
         const int changes = 1 + static_cast<int>(rng() % 4);
         for (int c = 0; c < changes; ++c) {
           static constexpr char kBytes[] = "0123456789-.eE,[]{}\":NaInfity \n=";
-          bad[rng() % bad.size()] = kBytes[rng() % (sizeof kBytes - 1)];
+          // UBJSON: any byte (markers, lengths, counts, float bits).
+          bad[rng() % bad.size()] =
+              ubjson ? static_cast<char>(rng()) : kBytes[rng() % (sizeof kBytes - 1)];
         }
       }
       Result<TreeEnsemble> model =

@@ -24,6 +24,11 @@ inline constexpr std::uint64_t kMaxNodes = std::uint64_t{1} << 28;
 inline constexpr std::uint32_t kMaxDepth = 10'000;
 inline constexpr std::uint32_t kMaxFeatures = 65'536;
 inline constexpr std::uint32_t kMaxOutputs = 65'536;
+// The categorical bitsets of one model at most, in 32-bit words (64 MiB). An
+// XGBoost node's bitset has a bit per category up to its largest (below
+// 2^24, so up to 2 MiB), and a file of a few bytes per node could otherwise
+// ask for gigabytes; a reader refuses a model beyond this budget.
+inline constexpr std::uint64_t kMaxCategoryWords = std::uint64_t{1} << 24;
 
 // LightGBM's kZeroThreshold, the float literal 1e-35f widened to double
 // (1.0000000180025095e-35): with TreeRules::tiny_as_zero, |x| <= this is 0.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/number_text.h"
+#include "common/utf8.h"
 #include "model/tree/tree_check.h"
 
 namespace calcjit::model {
@@ -74,7 +75,9 @@ std::vector<std::string_view> SplitSpaces(std::string_view text) {
   return tokens;
 }
 
-// One tree's key=value lines, with the line each came from.
+// One tree's key=value lines, with the line each came from. A key given
+// twice keeps its last line, as LightGBM's reader does (it fills a map line
+// by line): calcjit reads what LightGBM reads.
 struct TreeLines {
   std::map<std::string, Line, std::less<>> fields;
   std::uint64_t header_line = 0;  // the "Tree=K" line
@@ -83,7 +86,7 @@ struct TreeLines {
 class LightgbmReader {
  public:
   LightgbmReader(std::string_view bytes, std::string_view file_name)
-      : lines_(bytes), file_(file_name) {}
+      : bytes_(bytes), lines_(bytes), file_(file_name) {}
 
   Result<TreeEnsemble> Read();
 
@@ -119,8 +122,17 @@ class LightgbmReader {
     return it == tree.fields.end() ? nullptr : &it->second;
   }
 
+  Status CheckTreeSizes(const Line& sizes) const;
+  std::size_t OffsetOf(const Line& line) const {
+    return static_cast<std::size_t>(line.text.data() - bytes_.data());
+  }
+
+  std::string_view bytes_;
   LineReader lines_;
   std::string file_;
+  // Where each "Tree=K" line starts, and the "end of trees" line, in bytes.
+  std::vector<std::size_t> tree_starts_;
+  std::size_t trees_end_ = 0;
   TreeEnsemble ensemble_;
   std::uint32_t num_features_ = 0;
   std::uint64_t nodes_read_ = 0;
@@ -162,7 +174,13 @@ Status LightgbmReader::ReadTree(const TreeLines& t, std::uint64_t tree_index) {
   const std::uint32_t leaves = static_cast<std::uint32_t>(*num_leaves);
   const std::uint32_t splits = leaves - 1;
   if (const Line* linear = Field(t, "is_linear")) {
-    if (value_of(linear) != "0") return Error(linear->number, "linear trees are not supported");
+    if (value_of(linear) != "0") {
+      return Error(linear->number,
+                   tree_name +
+                       " is a linear tree (a model trained with linear_tree=true), which "
+                       "calcjit does not evaluate: its leaves are linear models of the "
+                       "features; train without linear_tree");
+    }
   }
   std::int64_t num_cat = 0;
   if (const Line* cat = Field(t, "num_cat")) {
@@ -223,8 +241,10 @@ Status LightgbmReader::ReadTree(const TreeLines& t, std::uint64_t tree_index) {
                      "cat_boundaries must not decrease (entry " + std::to_string(i) + ")");
       }
     }
-    if (boundaries.back() > kMaxNodes) {
-      return Error(line->number, "categorical bitsets too large");
+    if (ensemble_.category_words.size() + boundaries.back() > kMaxCategoryWords) {
+      return Error(line->number, "the model's categorical splits need more than " +
+                                     std::to_string(kMaxCategoryWords * 4 >> 20) +
+                                     " MiB of category bitsets, calcjit's limit per model");
     }
     CALCJIT_RETURN_IF_ERROR(required("cat_threshold", &threshold_words_line));
     CALCJIT_RETURN_IF_ERROR(ParseArray(*threshold_words_line, "cat_threshold",
@@ -333,12 +353,43 @@ Status LightgbmReader::ReadTree(const TreeLines& t, std::uint64_t tree_index) {
   return Status::Ok();
 }
 
+// LightGBM finds tree i at the sum of the first i tree_sizes= entries from
+// the first "Tree=" line, and reads as many trees as the line lists: a line
+// that does not match the trees (a file edited by hand, its line ends
+// changed) makes LightGBM read other trees than calcjit would, or fail. Such
+// a file is refused; LightGBM's own files always match (tree i's size is the
+// bytes from its "Tree=" line to the next tree's, or to "end of trees").
+Status LightgbmReader::CheckTreeSizes(const Line& sizes) const {
+  const std::vector<std::string_view> tokens = SplitSpaces(SplitKeyValue(sizes.text).value);
+  const std::size_t trees = tree_starts_.size();
+  if (tokens.size() != trees) {
+    return Error(sizes.number, "tree_sizes lists " + std::to_string(tokens.size()) +
+                                   " trees but the file has " + std::to_string(trees) +
+                                   " (LightGBM would read only the trees tree_sizes lists)");
+  }
+  for (std::size_t i = 0; i < trees; ++i) {
+    const std::size_t end = i + 1 < trees ? tree_starts_[i + 1] : trees_end_;
+    const std::size_t bytes = end - tree_starts_[i];
+    const std::optional<std::int64_t> size = ParseInt64(tokens[i]);
+    if (!size || *size < 0 || static_cast<std::uint64_t>(*size) != bytes) {
+      return Error(sizes.number, "tree_sizes[" + std::to_string(i) + "] is '" +
+                                     std::string(tokens[i]) + "' but Tree=" + std::to_string(i) +
+                                     " takes " + std::to_string(bytes) +
+                                     " bytes (LightGBM finds each tree where tree_sizes says; "
+                                     "was the file edited, or its line ends changed?)");
+    }
+  }
+  return Status::Ok();
+}
+
 Result<TreeEnsemble> LightgbmReader::Read() {
   Line line;
   if (!lines_.Next(&line) || line.text != "tree") {
     return Error(1, "not a LightGBM text model (the first line is not 'tree')");
   }
-  // The header: key=value lines up to the first tree.
+  // The header: key=value lines up to the first tree. A key given twice
+  // keeps its last line, as in LightGBM (tested against LightGBM 4.7.0:
+  // a second feature_names= line names the features).
   std::map<std::string, Line, std::less<>> header;
   bool average_output = false;
   bool have_tree_line = false;
@@ -354,7 +405,7 @@ Result<TreeEnsemble> LightgbmReader::Read() {
       if (kv.key == "average_output") average_output = true;
       continue;
     }
-    header.emplace(std::string(kv.key), line);
+    header.insert_or_assign(std::string(kv.key), line);
   }
   auto header_value = [&](std::string_view key) -> const Line* {
     auto it = header.find(key);
@@ -405,7 +456,13 @@ Result<TreeEnsemble> LightgbmReader::Read() {
   info.format = ModelFormat::kLightgbmText;
   info.num_features = num_features_;
   info.names_from_file = true;
-  for (std::string_view name : name_tokens) info.feature_names.emplace_back(name);
+  for (std::size_t j = 0; j < name_tokens.size(); ++j) {
+    // A name reaches messages, Java and Python strings.
+    if (!IsValidUtf8(name_tokens[j])) {
+      return Error(names->number, "feature_names[" + std::to_string(j) + "] is not valid UTF-8");
+    }
+    info.feature_names.emplace_back(name_tokens[j]);
+  }
   info.num_outputs = static_cast<std::uint32_t>(per_iteration);
   if (const Line* objective = header_value("objective")) {
     info.objective = std::string(SplitKeyValue(objective->text).value);
@@ -413,6 +470,7 @@ Result<TreeEnsemble> LightgbmReader::Read() {
 
   // The trees: "Tree=K", then key=value lines up to a blank line.
   bool ended = !have_tree_line && line.text == "end of trees";
+  if (ended) trees_end_ = OffsetOf(line);
   while (have_tree_line) {
     const std::uint64_t index = ensemble_.trees.size();
     if (index >= kMaxTrees) {
@@ -423,6 +481,7 @@ Result<TreeEnsemble> LightgbmReader::Read() {
     }
     TreeLines tree;
     tree.header_line = line.number;
+    tree_starts_.push_back(OffsetOf(line));
     have_tree_line = false;
     bool at_end = true;
     while (lines_.Next(&line)) {
@@ -433,9 +492,7 @@ Result<TreeEnsemble> LightgbmReader::Read() {
       if (!kv.has_equals)
         return Error(line.number,
                      "expected key=value in " + std::string("Tree=") + std::to_string(index));
-      if (!tree.fields.emplace(std::string(kv.key), line).second) {
-        return Error(line.number, "duplicate " + std::string(kv.key));
-      }
+      tree.fields.insert_or_assign(std::string(kv.key), line);
       at_end = true;  // unless another line follows
     }
     CALCJIT_RETURN_IF_ERROR(ReadTree(tree, index));
@@ -451,6 +508,7 @@ Result<TreeEnsemble> LightgbmReader::Read() {
       have_tree_line = true;
     } else if (line.text == "end of trees") {
       ended = true;
+      trees_end_ = OffsetOf(line);
     } else if (!line.text.empty()) {
       return Error(line.number,
                    "expected 'Tree=" + std::to_string(index + 1) + "' or 'end of trees'");
@@ -458,6 +516,9 @@ Result<TreeEnsemble> LightgbmReader::Read() {
   }
   if (!ended) return Error(lines_.count(), "the file ends before 'end of trees' (truncated?)");
 
+  if (const Line* sizes = header_value("tree_sizes")) {
+    CALCJIT_RETURN_IF_ERROR(CheckTreeSizes(*sizes));
+  }
   const std::uint64_t trees = ensemble_.trees.size();
   if (trees % static_cast<std::uint64_t>(per_iteration) != 0) {
     return Error(lines_.count(), std::to_string(trees) +

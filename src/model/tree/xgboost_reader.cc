@@ -17,8 +17,8 @@
 
 #include "common/json_text.h"
 #include "common/number_text.h"
+#include "common/utf8.h"
 #include "math/fp_env.h"
-#include "math/transcendental.h"
 #include "model/tree/tree_check.h"
 
 namespace calcjit::model {
@@ -147,8 +147,25 @@ struct Scalar {
   bool boolean = false;
   std::int64_t integer = 0;  // kInteger that fits int64
   bool integer_overflow = false;
-  std::string_view text;  // numbers: as written; strings: the value
+  std::string_view text;  // JSON numbers: as written; strings: the value
+  // UBJSON floats have no text: their value (a float32 'd' widened exactly,
+  // or a float64 'D').
+  bool has_value = false;
+  double value = 0;
 };
+
+// A number as the float32 XGBoost reads it: JSON text to the nearest float32
+// (one rounding, not through double); a UBJSON float64 to the nearest float32
+// (a float32 'd', what XGBoost writes, comes back exactly); an integer to the
+// nearest float32.
+std::optional<float> Float32Of(const Scalar& s) {
+  if (s.has_value) return static_cast<float>(s.value);
+  if (!s.text.empty()) return ParseFloat32(s.text);
+  if (s.type == Scalar::Type::kInteger && !s.integer_overflow) {
+    return static_cast<float>(s.integer);
+  }
+  return std::nullopt;
+}
 
 // One tree's arrays as read, before they are checked and decoded.
 struct RawTree {
@@ -169,8 +186,12 @@ struct RawTree {
 
 class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
  public:
-  XgboostReader(std::string_view file_name, JsonCursor* cursor)
-      : file_name_(file_name), cursor_(cursor) {}
+  // cursor: the JSON text's, or nullptr for UBJSON (numbers without text).
+  XgboostReader(std::string_view file_name, std::size_t file_bytes, JsonCursor* cursor)
+      : file_name_(file_name),
+        cursor_(cursor),
+        file_bytes_(file_bytes),
+        max_callbacks_(2 * std::uint64_t{file_bytes} + 64) {}
 
   Status status() const { return status_; }
   Result<TreeEnsemble> Finish();
@@ -196,8 +217,13 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
     }
     return OnNumber(s);
   }
-  bool number_float(number_float_t, const string_t&) override {
-    return OnNumber(Scalar{Scalar::Type::kFloat});
+  bool number_float(number_float_t value, const string_t&) override {
+    Scalar s{Scalar::Type::kFloat};
+    if (cursor_ == nullptr) {
+      s.has_value = true;
+      s.value = value;
+    }
+    return OnNumber(s);
   }
   bool string(string_t& value) override {
     Scalar s{Scalar::Type::kString};
@@ -205,13 +231,14 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
     return OnScalar(s);
   }
   bool binary(binary_t&) override { return Fail("unexpected binary value", Path()); }
-  bool start_object(std::size_t) override { return Enter(false); }
+  bool start_object(std::size_t size) override { return Declared(size) && Enter(false); }
   bool key(string_t& key) override {
+    if (!Counted()) return false;
     frames_.back().key = key;
     return true;
   }
   bool end_object() override { return Leave(); }
-  bool start_array(std::size_t) override { return Enter(true); }
+  bool start_array(std::size_t size) override { return Declared(size) && Enter(true); }
   bool end_array() override { return Leave(); }
   bool parse_error(std::size_t, const std::string&,
                    const nlohmann::detail::exception& ex) override {
@@ -222,10 +249,30 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
     const std::size_t bracket = message.find("] ");
     if (bracket != std::string::npos) message = message.substr(bracket + 2);
     const std::string path = Path();
-    return Fail("malformed JSON: " + message + (path.empty() ? "" : " (in " + path + ")"), "");
+    return Fail(std::string(cursor_ != nullptr ? "malformed JSON: " : "malformed UBJSON: ") +
+                    message + (path.empty() ? "" : " (in " + path + ")"),
+                "");
   }
 
  private:
+  // Every value, key and container end costs at least one byte of JSON, and
+  // of UBJSON except the elements of a typed array of nulls or booleans,
+  // which cost none: such an array may declare billions of them in a few
+  // bytes. A file gets at most two callbacks per byte, and no container may
+  // declare more elements than the file has bytes.
+  bool Counted() {
+    if (++callbacks_ <= max_callbacks_) return true;
+    return Fail("more values than the file has bytes (an array of elements without content?)",
+                Path());
+  }
+  bool Declared(std::size_t size) {
+    if (!Counted()) return false;
+    if (size == static_cast<std::size_t>(-1) || size <= file_bytes_) return true;
+    return Fail("a container declares " + std::to_string(size) + " elements in a file of " +
+                    std::to_string(file_bytes_) + " bytes",
+                Path());
+  }
+
   bool Fail(std::string message, const std::string& path) {
     if (status_.ok()) {
       std::string location(file_name_);
@@ -254,6 +301,7 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
   // A number, with its text as written; XGBoost's NaN, Infinity and
   // -Infinity (handed over as "0" by the adapter) as "nan", "inf", "-inf".
   bool OnNumber(Scalar s) {
+    if (cursor_ == nullptr) return OnScalar(s);  // UBJSON: the value itself
     switch (cursor_->TakeSpecial()) {
       case JsonSpecial::kNone:
         s.text = cursor_->NumberTextBefore();
@@ -375,6 +423,7 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
   }
 
   bool Leave() {
+    if (!Counted()) return false;
     const Ctx ctx = frames_.back().ctx;
     bool ok = true;
     if (ctx == Ctx::kTree) ok = FinishTree();
@@ -390,6 +439,7 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
   }
 
   bool OnScalar(const Scalar& value) {
+    if (!Counted()) return false;
     if (frames_.empty()) return Fail("the top level is not an object", "");
     TreeField field;
     const Ctx ctx = ChildContext(false, false, &field);
@@ -404,6 +454,9 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
         if (feature_names_.size() >= kMaxFeatures) {
           return Fail("more than " + std::to_string(kMaxFeatures) + " feature names", Path());
         }
+        // JSON strings are UTF-8 (nlohmann checks them); UBJSON's are bytes.
+        // A name reaches messages, Java and Python strings.
+        if (!IsValidUtf8(value.text)) return Fail("a feature name that is not valid UTF-8", Path());
         feature_names_.emplace_back(value.text);
         break;
       case Ctx::kGradientBooster:
@@ -503,7 +556,7 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
       if (value.type != Scalar::Type::kInteger && value.type != Scalar::Type::kFloat) {
         return Fail("expected a number", Path());
       }
-      std::optional<float> number = ParseFloat32(value.text);
+      std::optional<float> number = Float32Of(value);
       if (!number) return Fail("malformed number '" + std::string(value.text) + "'", Path());
       tree_.conditions.push_back(*number);
       return true;
@@ -538,19 +591,23 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
 
+  // An element of base_score as an array (a number, or a number as a string).
   bool OnBaseScoreElement(const Scalar& value) {
-    if (frames_.back().index > 0) {
-      return Fail(
-          "base_score has more than one element (one base score per output is not "
-          "supported)",
-          Path());
+    if (frames_.back().index >= kMaxOutputs) {
+      return Fail("more than " + std::to_string(kMaxOutputs) + " base scores", Path());
     }
-    if (value.type != Scalar::Type::kString && value.type != Scalar::Type::kInteger &&
-        value.type != Scalar::Type::kFloat) {
+    std::optional<float> score;
+    if (value.type == Scalar::Type::kString) {
+      score = ParseFloat32(value.text);
+    } else if (value.type == Scalar::Type::kInteger || value.type == Scalar::Type::kFloat) {
+      score = Float32Of(value);
+    } else {
       return Fail("expected a number or a string", Path());
     }
-    base_score_text_ = std::string(value.text);
-    base_score_path_ = Path();
+    if (!score) return Fail("'" + std::string(value.text) + "' is not a number", Path());
+    base_score_array_.push_back(*score);
+    base_score_is_array_ = true;
+    base_score_path_ = PathUpTo(frames_.size() - 1);
     return true;
   }
 
@@ -561,6 +618,9 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
 
   std::string_view file_name_;
   JsonCursor* cursor_;
+  std::size_t file_bytes_;
+  std::uint64_t max_callbacks_;
+  std::uint64_t callbacks_ = 0;
   Status status_;
   std::vector<Frame> frames_;
 
@@ -580,8 +640,28 @@ class XgboostReader final : public nlohmann::json_sax<nlohmann::json> {
   std::vector<std::uint32_t> tree_info_;
   std::optional<std::string> base_score_text_, num_feature_text_, num_class_text_, num_target_text_,
       objective_;
+  std::vector<float> base_score_array_;
+  bool base_score_is_array_ = false;
   std::string base_score_path_;
 };
+
+// base_score as a string: "5E-1" (1.x, 2.x), or a list "[5E-1]" or, from 3.x,
+// one score per output "[2.4E-1,-2.2E-1,...]". nullopt if malformed.
+std::optional<std::vector<float>> BaseScoresOf(std::string_view text) {
+  if (text.size() >= 2 && text.front() == '[' && text.back() == ']') {
+    text = text.substr(1, text.size() - 2);
+  }
+  std::vector<float> scores;
+  while (true) {
+    const std::size_t comma = text.find(',');
+    if (scores.size() >= kMaxOutputs) return std::nullopt;
+    std::optional<float> score = ParseFloat32(text.substr(0, comma));
+    if (!score) return std::nullopt;
+    scores.push_back(*score);
+    if (comma == std::string_view::npos) return scores;
+    text.remove_prefix(comma + 1);
+  }
+}
 
 bool XgboostReader::FinishTree() {
   const std::string where = TreePath();
@@ -750,8 +830,13 @@ bool XgboostReader::FinishTree() {
       CategorySet set;
       set.first_word = static_cast<std::uint32_t>(ensemble_.category_words.size());
       set.num_words = static_cast<std::uint32_t>(max_category / 32 + 1);
-      if (ensemble_.category_words.size() + set.num_words > kMaxNodes * 4) {
-        return Fail("categorical sets too large", field_path(TreeField::kCategories));
+      if (ensemble_.category_words.size() + set.num_words > kMaxCategoryWords) {
+        return Fail("the model's categorical splits need more than " +
+                        std::to_string(kMaxCategoryWords * 4 >> 20) +
+                        " MiB of category bitsets (one bit per category up to each split's "
+                        "largest, here " +
+                        std::to_string(max_category) + "), calcjit's limit per model",
+                    field_path(TreeField::kCategories));
       }
       ensemble_.category_words.resize(set.first_word + set.num_words, 0);
       for (std::int64_t k = begin; k < begin + size; ++k) {
@@ -810,9 +895,9 @@ Result<TreeEnsemble> XgboostReader::Finish() {
     return UserError(std::move(message), path.empty() ? file : file + ": " + path);
   };
   if (!version_major_) return error("missing version", "version");
-  if (*version_major_ != 1 && *version_major_ != 2) {
+  if (*version_major_ < 1 || *version_major_ > 3) {
     return error("XGBoost " + std::to_string(*version_major_) +
-                     ".x model files are not supported (1.x and 2.x are)",
+                     ".x model files are not supported (1.x, 2.x and 3.x are)",
                  "version");
   }
   if (!booster_name_) return error("missing gradient_booster.name", "learner.gradient_booster");
@@ -827,7 +912,7 @@ Result<TreeEnsemble> XgboostReader::Finish() {
                    "learner.gradient_booster.model.gbtree_model_param.size_leaf_vector");
     }
   }
-  if (!num_feature_text_ || !num_class_text_ || !base_score_text_) {
+  if (!num_feature_text_ || !num_class_text_ || (!base_score_text_ && !base_score_is_array_)) {
     return error("missing num_feature, num_class or base_score", "learner.learner_model_param");
   }
   const std::string param = "learner.learner_model_param.";
@@ -897,21 +982,33 @@ Result<TreeEnsemble> XgboostReader::Finish() {
   }
   if (!objective_) return error("missing objective name", "learner.objective");
 
-  // base_score: "5E-1" (1.x, 2.x), or "[5E-1]" or ["5E-1"] (one element).
-  std::string_view score_text = *base_score_text_;
-  if (score_text.size() >= 2 && score_text.front() == '[' && score_text.back() == ']') {
-    score_text = score_text.substr(1, score_text.size() - 2);
+  // base_score: one score for every output (1.x, 2.x: "5E-1", "[5E-1]",
+  // ["5E-1"]) or one per output (3.x: "[2.4E-1,-2.2E-1,...]", the intercept
+  // of each class or target), each mapped by the objective.
+  std::vector<float> base_scores = base_score_array_;
+  if (!base_score_is_array_) {
+    std::optional<std::vector<float>> parsed = BaseScoresOf(*base_score_text_);
+    if (!parsed) {
+      return error(
+          "base_score '" + *base_score_text_ + "' is not a number or a list of numbers in brackets",
+          base_score_path_);
+    }
+    base_scores = std::move(*parsed);
   }
-  std::optional<float> base_score = ParseFloat32(score_text);
-  if (!base_score) {
-    return error("base_score '" + *base_score_text_ + "' is not a number (or has several elements)",
+  if (base_scores.size() != 1 && base_scores.size() != outputs) {
+    return error("has " + std::to_string(base_scores.size()) + " base scores for " +
+                     std::to_string(outputs) + " outputs (one, or one per output)",
                  base_score_path_);
   }
-  Result<float> margin = XgboostBaseMargin(*objective_, *base_score);
-  if (!margin.ok()) {
-    return error(margin.status().message(), margin.status().location() == "objective"
-                                                ? "learner.objective.name"
-                                                : base_score_path_);
+  std::vector<float> margins;
+  for (const float base_score : base_scores) {
+    Result<float> margin = XgboostBaseMargin(*objective_, base_score);
+    if (!margin.ok()) {
+      return error(margin.status().message(), margin.status().location() == "objective"
+                                                  ? "learner.objective.name"
+                                                  : base_score_path_);
+    }
+    margins.push_back(*margin);
   }
 
   ModelInfo& info = ensemble_.info;
@@ -938,8 +1035,24 @@ Result<TreeEnsemble> XgboostReader::Finish() {
   rules.compare = TreeRules::Compare::kLess;
   rules.categories = TreeRules::Categories::kInSetGoesRight;
   rules.sum = TreeRules::Sum::kFloat32;
-  rules.base_margin.assign(outputs, *margin);
+  if (margins.size() == 1) margins.assign(outputs, margins[0]);
+  rules.base_margin = std::move(margins);
   return std::move(ensemble_);
+}
+
+}  // namespace
+
+namespace {
+
+// The C library's logf. XGBoost (1.7.4 and 3.4.1 alike) maps base_score with
+// std::log on a float, and glibc's logf, accurate to within an ulp, is not
+// correctly rounded: for about 1 in 200 base scores its result differs in the
+// last bit from the contract's LOG (docs/MODELS.md, measured against both
+// versions). The base margin is computed once, when the file is read, so it is
+// computed as XGBoost computes it, with the same function; every backend,
+// tier and frontend then starts from that one float32.
+float LibraryLogf(float x) {
+  return std::log(x);
 }
 
 }  // namespace
@@ -962,11 +1075,11 @@ Result<float> XgboostBaseMargin(std::string_view objective, float base_score) {
     margin = base_score;
   } else if (std::find(std::begin(kLogistic), std::end(kLogistic), objective) !=
              std::end(kLogistic)) {
-    // -LOG(1/b - 1), each operation rounded to float32.
+    // -logf(1/b - 1), each operation rounded to float32.
     const float odds = 1.0f / base_score - 1.0f;
-    margin = -math::Log(odds);
+    margin = -LibraryLogf(odds);
   } else if (std::find(std::begin(kLog), std::end(kLog), objective) != std::end(kLog)) {
-    margin = math::Log(base_score);
+    margin = LibraryLogf(base_score);
   } else {
     return UserError("objective '" + std::string(objective) + "' is not supported", "objective");
   }
@@ -978,28 +1091,82 @@ Result<float> XgboostBaseMargin(std::string_view objective, float base_score) {
   return margin;
 }
 
+XgboostEncoding XgboostEncodingOf(std::string_view bytes) {
+  // UBJSON: an object whose first key's length has a type marker (int8,
+  // uint8, int16, int32, int64), or a no-op, or an optimized container's
+  // type or count. JSON has a quote or white space there.
+  if (bytes.size() >= 2 && bytes[0] == '{' &&
+      std::string_view("iUIlLN$#").find(bytes[1]) != std::string_view::npos) {
+    return XgboostEncoding::kUbjson;
+  }
+  // The legacy binary format: optionally "binf", then LearnerModelParamLegacy
+  // (136 bytes) and the objective's name as a little-endian uint64 length and
+  // its characters ("binary:logistic").
+  const std::string_view header = bytes.starts_with("binf") ? bytes.substr(4) : bytes;
+  constexpr std::size_t kParamBytes = 136;
+  if (header.size() > kParamBytes + 8) {
+    std::uint64_t length = 0;
+    for (int i = 7; i >= 0; --i) {
+      length = length << 8 | static_cast<unsigned char>(header[kParamBytes + i]);
+    }
+    const std::string_view name = header.substr(kParamBytes + 8, 64);
+    if (length >= 3 && length <= name.size() &&
+        name.substr(0, length).find(':') != std::string_view::npos &&
+        std::all_of(name.begin(), name.begin() + length,
+                    [](char c) { return c > ' ' && c < 127; })) {
+      return XgboostEncoding::kLegacyBinary;
+    }
+  }
+  if (bytes.starts_with("binf")) return XgboostEncoding::kLegacyBinary;
+  return XgboostEncoding::kJson;
+}
+
 Result<TreeEnsemble> ReadXgboostJson(std::string_view bytes, std::string_view file_name) {
   if (bytes.size() > kMaxModelFileBytes) {
     return UserError("model file larger than 2 GiB", std::string(file_name));
   }
+  const XgboostEncoding encoding = XgboostEncodingOf(bytes);
+  if (encoding == XgboostEncoding::kLegacyBinary) {
+    return UserError(
+        "an XGBoost model in the legacy binary format (removed in XGBoost 3.1), which calcjit "
+        "does not read; convert it with XGBoost 3.0 or older: "
+        "xgboost.Booster(model_file=\"" +
+            std::string(file_name) +
+            "\").save_model(\"model.json\") (or \"model.ubj\", the same model in UBJSON)",
+        std::string(file_name));
+  }
+  const bool ubjson = encoding == XgboostEncoding::kUbjson;
   try {
-    JsonCursor cursor;
-    cursor.begin = bytes.data();
-    cursor.read_end = bytes.data();
-    cursor.substitute = &XgboostSubstitute;
-    cursor.triggers = "NI-\"";
-    XgboostReader reader(file_name, &cursor);
     const char* end = bytes.data() + bytes.size();
-    const bool parsed = nlohmann::json::sax_parse(
-        JsonTextIterator(bytes.data(), end, &cursor), JsonTextIterator(end, end, &cursor), &reader,
-        nlohmann::json::input_format_t::json, /*strict=*/true);
-    if (!reader.status().ok()) return reader.status();
-    if (!parsed) return UserError("malformed JSON", std::string(file_name));
-    return reader.Finish();
+    bool parsed = false;
+    std::optional<XgboostReader> reader;
+    JsonCursor cursor;
+    if (ubjson) {
+      // No text and no tokens to substitute: numbers come as values.
+      reader.emplace(file_name, bytes.size(), nullptr);
+      parsed = nlohmann::json::sax_parse(bytes.data(), end, &*reader,
+                                         nlohmann::json::input_format_t::ubjson,
+                                         /*strict=*/true);
+    } else {
+      cursor.begin = bytes.data();
+      cursor.read_end = bytes.data();
+      cursor.substitute = &XgboostSubstitute;
+      cursor.triggers = "NI-\"";
+      reader.emplace(file_name, bytes.size(), &cursor);
+      parsed = nlohmann::json::sax_parse(JsonTextIterator(bytes.data(), end, &cursor),
+                                         JsonTextIterator(end, end, &cursor), &*reader,
+                                         nlohmann::json::input_format_t::json, /*strict=*/true);
+    }
+    if (!reader->status().ok()) return reader->status();
+    if (!parsed) {
+      return UserError(ubjson ? "malformed UBJSON" : "malformed JSON", std::string(file_name));
+    }
+    return reader->Finish();
   } catch (const std::bad_alloc&) {
     return RuntimeError("out of memory reading the model", std::string(file_name));
   } catch (const std::exception& ex) {
-    return UserError(std::string("malformed JSON: ") + ex.what(), std::string(file_name));
+    return UserError(std::string(ubjson ? "malformed UBJSON: " : "malformed JSON: ") + ex.what(),
+                     std::string(file_name));
   }
 }
 

@@ -507,6 +507,63 @@ JNIEXPORT jlong JNICALL Java_io_calcjit_Native_setReadFile(JNIEnv* env, jclass, 
   });
 }
 
+// A model on its own as a set: `format` (null: from the content, or the
+// file's extension too) is checked against the format table natively.
+JNIEXPORT jlong JNICALL Java_io_calcjit_Native_setFromModel(JNIEnv* env, jclass, jbyteArray data,
+                                                            jstring format) {
+  return Guarded<jlong>(env, 0, [&]() -> jlong {
+    if (data == nullptr) {
+      ThrowIllegalArgument(env, "bytes is null");
+      return 0;
+    }
+    std::string bytes;
+    if (!CopyBytes(env, data, &bytes)) return 0;
+    std::string name;
+    if (format != nullptr && !GetString(env, format, "format", &name)) return 0;
+    calcjit_set* set = nullptr;
+    if (!Check(env, calcjit_set_from_model(bytes.data(), bytes.size(),
+                                           format == nullptr ? nullptr : name.c_str(), &set))) {
+      return 0;
+    }
+    return ToHandle(set);
+  });
+}
+
+JNIEXPORT jlong JNICALL Java_io_calcjit_Native_setReadModel(JNIEnv* env, jclass, jbyteArray path,
+                                                            jstring format) {
+  return Guarded<jlong>(env, 0, [&]() -> jlong {
+    if (path == nullptr) {
+      ThrowIllegalArgument(env, "path is null");
+      return 0;
+    }
+    std::string file;
+    if (!CopyText(env, path, "path", &file)) return 0;
+    std::string name;
+    if (format != nullptr && !GetString(env, format, "format", &name)) return 0;
+    calcjit_set* set = nullptr;
+    if (!Check(env, calcjit_set_read_model(file.c_str(), format == nullptr ? nullptr : name.c_str(),
+                                           &set))) {
+      return 0;
+    }
+    return ToHandle(set);
+  });
+}
+
+JNIEXPORT jint JNICALL Java_io_calcjit_Native_modelFormatCount(JNIEnv*, jclass) {
+  return static_cast<jint>(calcjit_model_format_count());
+}
+
+JNIEXPORT jstring JNICALL Java_io_calcjit_Native_modelFormatName(JNIEnv* env, jclass, jint index) {
+  return Guarded<jstring>(env, nullptr, [&]() -> jstring {
+    const char* name = calcjit_model_format_name(static_cast<std::size_t>(index < 0 ? -1 : index));
+    if (name == nullptr) {
+      ThrowCalcJit(env, CALCJIT_ERROR_USER);
+      return nullptr;
+    }
+    return NewUtf8String(env, name);
+  });
+}
+
 JNIEXPORT void JNICALL Java_io_calcjit_Native_setFree(JNIEnv*, jclass, jlong set) {
   calcjit_set_free(FromHandle<calcjit_set>(set));
 }
@@ -829,6 +886,58 @@ JNIEXPORT void JNICALL Java_io_calcjit_Native_sessionBind(JNIEnv* env, jclass, j
     if (index >= s.slots.size()) s.slots.resize(index + 1);
     s.slots[index] = std::move(slot);
     return true;
+  });
+}
+
+// Rows as input: `float_count` floats at `byte_offset` bytes into a direct
+// buffer (checked against its capacity), rows of `row_stride` floats whose
+// first `columns` bind the schema's inputs in order (calcjit_session_bind_rows:
+// copied into columns at each evaluation).
+JNIEXPORT void JNICALL Java_io_calcjit_Native_sessionBindRows(JNIEnv* env, jclass, jlong handle,
+                                                              jobject buffer, jint element_bytes,
+                                                              jlong byte_offset, jlong float_count,
+                                                              jint columns, jint row_stride) {
+  Guarded<bool>(env, false, [&] {
+    JniSession& s = *FromHandle<JniSession>(handle);
+    if (buffer == nullptr || byte_offset < 0 || float_count < 0 || element_bytes < 1 ||
+        columns < 0 || row_stride < 1) {
+      ThrowIllegalArgument(env, "calcjit: invalid row binding arguments");
+      return false;
+    }
+    void* address = env->GetDirectBufferAddress(buffer);
+    const jlong capacity = env->GetDirectBufferCapacity(buffer);
+    if (env->ExceptionCheck()) return false;
+    if (address == nullptr || capacity < 0) {
+      ThrowIllegalArgument(env,
+                           "the rows' buffer is not a direct buffer (allocate it with "
+                           "ByteBuffer.allocateDirect)");
+      return false;
+    }
+    const auto offset = static_cast<std::size_t>(byte_offset);
+    const auto count = static_cast<std::size_t>(float_count);
+    const std::size_t capacity_bytes =
+        static_cast<std::size_t>(capacity) * static_cast<std::size_t>(element_bytes);
+    if (offset > capacity_bytes || count > (capacity_bytes - offset) / sizeof(float)) {
+      ThrowIllegalArgument(env, "the rows' buffer has " + std::to_string(capacity_bytes) +
+                                    " bytes, fewer than " + std::to_string(count) +
+                                    " floats at byte " + std::to_string(offset));
+      return false;
+    }
+    char* start = static_cast<char*>(address) + offset;
+    if (reinterpret_cast<std::uintptr_t>(start) % alignof(float) != 0) {
+      ThrowIllegalArgument(env,
+                           "the rows' buffer starts at an address that is not a multiple of 4 "
+                           "(floats must be aligned)");
+      return false;
+    }
+    // Whole rows: the last may end at its columns, without the stride's padding.
+    const auto stride = static_cast<std::size_t>(row_stride);
+    const auto width = static_cast<std::size_t>(columns);
+    const std::size_t rows = count < width ? 0 : (count - width) / stride + 1;
+    // No columns: any number of items (a model without features).
+    const std::size_t capacity_rows = width == 0 ? std::numeric_limits<std::size_t>::max() : rows;
+    return Check(env, calcjit_session_bind_rows(s.session, reinterpret_cast<const float*>(start),
+                                                capacity_rows, width, stride));
   });
 }
 

@@ -8,6 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.FloatBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -165,6 +168,52 @@ public final class FeatureSet implements AutoCloseable {
       }
     }
     return name.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * A trained model on its own as a set ("load a model and predict"): its inputs are the
+   * model's features (named as its file names them, else f0, f1, ...), its outputs the model's
+   * outputs, named as its library names them ({@code margin} for XGBoost, {@code raw_score} for
+   * LightGBM, {@code output} for ONNX; {@code _0, _1, ...} when several). {@code format} is one
+   * of {@link #modelFormats()}, checked natively, or null to tell it from the bytes' content.
+   * Bind rows to it with {@link Session#bindRows(FloatBuffer, int)}.
+   */
+  public static FeatureSet fromModel(byte[] bytes, String format) {
+    Objects.requireNonNull(bytes, "bytes is null");
+    NativeLoader.load();
+    return ofHandle(Native.setFromModel(bytes, format));
+  }
+
+  /**
+   * The same from a model file, read natively (its size limits, errors naming the file); its
+   * format from its content or extension unless {@code format} names one.
+   */
+  public static FeatureSet readModel(Path path, String format) {
+    Objects.requireNonNull(path, "path is null");
+    NativeLoader.load();
+    return ofHandle(
+        Native.setReadModel(path.toString().getBytes(StandardCharsets.UTF_8), format));
+  }
+
+  /**
+   * The model formats calcjit reads, by the names the text syntax and {@link #fromModel} use
+   * ("xgboost", "lightgbm", "onnx", ...): the rows of its table of formats.
+   */
+  public static List<String> modelFormats() {
+    NativeLoader.load();
+    int count = Native.modelFormatCount();
+    List<String> names = new ArrayList<>(count);
+    for (int k = 0; k < count; ++k) names.add(Native.modelFormatName(k));
+    return List.copyOf(names);
+  }
+
+  private static FeatureSet ofHandle(long handle) {
+    try {
+      return new FeatureSet(handle);
+    } catch (RuntimeException | Error e) {
+      Native.setFree(handle);
+      throw e;
+    }
   }
 
   /**

@@ -31,6 +31,15 @@ final class Native {
 
   // path: UTF-8; read by the C API (calcjit_set_read_file), models from its folder.
   static native long setReadFile(byte[] path);
+  // A model on its own as a set; format: a name of modelFormatName, or null
+  // (from the content, or the file's extension too). path: UTF-8.
+  static native long setFromModel(byte[] bytes, String format);
+
+  static native long setReadModel(byte[] path, String format);
+
+  static native int modelFormatCount();
+
+  static native String modelFormatName(int index);
 
   static native void setFree(long set);
 
@@ -99,6 +108,15 @@ final class Native {
    */
   static native void sessionBind(long session, int slot, boolean output, String name,
       Buffer buffer, int elementBytes, long byteOffset, long floatCount);
+
+  /**
+   * Binds the schema's inputs, in order, to the columns of rows: `floatCount`
+   * floats at `byteOffset` bytes past the direct buffer's address, rows of
+   * `rowStride` floats whose first `columns` are the inputs
+   * (calcjit_session_bind_rows).
+   */
+  static native void sessionBindRows(long session, Buffer buffer, int elementBytes,
+      long byteOffset, long floatCount, int columns, int rowStride);
 
   /** One query of `itemCount` items; returns the version that computed it. */
   static native long sessionEvaluate(long session, int itemCount, Object[] arrays);

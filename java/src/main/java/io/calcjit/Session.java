@@ -36,6 +36,13 @@ import java.util.Objects;
  * An output that is not bound goes to the session's own memory; {@link
  * #output} copies it out. An input that is not bound takes its default.
  *
+ * <p><b>Rows.</b> {@link #bindRows(FloatBuffer, int)} binds every input at once
+ * to a row-major matrix in a direct buffer, as a model's predict() takes its
+ * data: row i is item i, column j the schema's input j (each an item scalar;
+ * for {@link FeatureSet#fromModel}, the model's feature j). Each evaluation
+ * copies the rows it needs into the engine's columns (docs/PERFORMANCE.md,
+ * "Rows as input", measures the copy).
+ *
  * <p><b>Many queries.</b> {@link #evaluateMany} evaluates several queries in
  * one call, each on its own (aggregates such as rank see one query's items):
  * item inputs and outputs hold the queries' items concatenated, query inputs
@@ -77,6 +84,8 @@ public final class Session implements AutoCloseable {
 
   private final Map<String, Binding> inputs = new HashMap<>();
   private final Map<String, Binding> outputs = new HashMap<>();
+  /** The buffer of bindRows, kept reachable while the native session reads it. */
+  private Buffer rows;
   private int slotCount;
   /** The bound arrays by slot, passed to each evaluation; null while none is bound. */
   private Object[] arrays;
@@ -155,6 +164,54 @@ public final class Session implements AutoCloseable {
     Objects.requireNonNull(values, () -> "values (the array of output '" + name + "') is null");
     bind(name, true, null, 4, 0, values.length, values);
     return this;
+  }
+
+  /**
+   * Binds the schema's inputs, in order, to the columns of a row-major matrix: the floats
+   * between the buffer's position and limit at bind time, {@code columns} per row (a direct
+   * FloatBuffer in native order). Each evaluation of n items reads the first n rows (and fails
+   * if there are fewer). Every input must be an item scalar, one per column. Replaces the
+   * bindings of those inputs by name at each evaluation; {@link #clear} forgets it.
+   */
+  public Session bindRows(FloatBuffer rows, int columns) {
+    return bindRows(rows, columns, columns);
+  }
+
+  /** The same with rows {@code rowStride} floats apart (at least {@code columns}). */
+  public Session bindRows(FloatBuffer rows, int columns, int rowStride) {
+    checkDirect("rows", rows, rows == null ? null : rows.order());
+    bindRows(rows, 4, (long) rows.position() * 4, rows.remaining(), columns, rowStride);
+    return this;
+  }
+
+  /** The same for a direct ByteBuffer in native order (4 bytes per float). */
+  public Session bindRows(ByteBuffer rows, int columns) {
+    return bindRows(rows, columns, columns);
+  }
+
+  /** The same for a direct ByteBuffer, rows {@code rowStride} floats apart. */
+  public Session bindRows(ByteBuffer rows, int columns, int rowStride) {
+    checkDirect("rows", rows, rows == null ? null : rows.order());
+    bindRows(rows, 1, rows.position(), rows.remaining() / 4, columns, rowStride);
+    return this;
+  }
+
+  private void bindRows(Buffer buffer, int elementBytes, long byteOffset, long floatCount,
+      int columns, int rowStride) {
+    if (columns < 0 || rowStride < Math.max(columns, 1)) {
+      throw new IllegalArgumentException("columns is " + columns + " and rowStride " + rowStride
+          + ": a row holds its columns (rowStride >= columns >= 0, rowStride >= 1)");
+    }
+    guard.enterExclusive();
+    try {
+      Native.sessionBindRows(handle, buffer, elementBytes, byteOffset, floatCount, columns,
+          rowStride);
+      rows = buffer;
+      lastItems = -1;
+    } finally {
+      guard.exit();
+      Reference.reachabilityFence(this);
+    }
   }
 
   private static void checkDirect(String name, Buffer buffer, ByteOrder order) {
@@ -349,6 +406,7 @@ public final class Session implements AutoCloseable {
       Native.sessionClear(handle);
       inputs.clear();
       outputs.clear();
+      rows = null;
       arrays = null;
       slotCount = 0;
     } finally {

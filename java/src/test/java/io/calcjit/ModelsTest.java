@@ -78,6 +78,29 @@ class ModelsTest {
     }
   }
 
+  /** Contract 6.1: model(m)[k] without inputs binds the model's feature names (f0, f1, ...). */
+  @Test
+  void impliedInputsAreTheModelsFeatureNames() throws Exception {
+    byte[] text =
+        "model ranker = xgboost(\"reg_squarederror.json\");\nm = model(ranker)[0];\n"
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    try (FeatureSet set = FeatureSet.parse(text, Format.TEXT, modelData(), null);
+        Engine engine = Engine.create(set);
+        Session session = engine.newSession()) {
+      for (int j = 0; j < 5; ++j) {
+        assertEquals("f" + j, set.schema().inputs().get(j).name());
+        float[] column = new float[ROWS.length];
+        for (int i = 0; i < ROWS.length; ++i) column[i] = Float.intBitsToFloat(ROWS[i][j]);
+        session.bindInput("f" + j, column);
+      }
+      session.evaluate(ROWS.length);
+      float[] margins = session.output("m");
+      for (int i = 0; i < ROWS.length; ++i) {
+        assertEquals(ROWS[i][5], Float.floatToRawIntBits(margins[i]), "item " + i);
+      }
+    }
+  }
+
   @Test
   void missingAndBrokenModelsAreErrors() {
     byte[] text = SET.getBytes(java.nio.charset.StandardCharsets.UTF_8);
