@@ -615,12 +615,12 @@ static const uint32_t kCatboostRows[3][6] = {
 /* A CatBoost .cbm through the same calls: its features bind by their default
    names f0, f1, ... (spec 6.1). */
 static void TestCatboostModels(void) {
-  static const char kSet[] =
+  static const char kCatboostSet[] =
       "model ranker = catboost(\"catboost_rmse.cbm\");\n"
       "m = model(ranker)[0];\n";
   static const char* const kNames[5] = {"f0", "f1", "f2", "f3", "f4"};
   calcjit_set* set = NULL;
-  CHECK_OK(calcjit_set_parse_with_models(kSet, strlen(kSet), CALCJIT_FORMAT_TEXT,
+  CHECK_OK(calcjit_set_parse_with_models(kCatboostSet, strlen(kCatboostSet), CALCJIT_FORMAT_TEXT,
                                          CALCJIT_MODEL_DATA_DIR, NULL, 0, &set));
   CheckModelRows(set, kCatboostRows, kNames);
   calcjit_set_free(set);
@@ -628,13 +628,13 @@ static void TestCatboostModels(void) {
   size_t size = 0;
   char* bytes = ReadWholeFile(CALCJIT_MODEL_DATA_DIR "/catboost_rmse.cbm", &size);
   const calcjit_model_bytes models[1] = {{"ranker", bytes, size}};
-  CHECK_OK(calcjit_set_parse_with_models(kSet, strlen(kSet), CALCJIT_FORMAT_TEXT, NULL, models, 1,
+  CHECK_OK(calcjit_set_parse_with_models(kCatboostSet, strlen(kCatboostSet), CALCJIT_FORMAT_TEXT, NULL, models, 1,
                                          &set));
   CheckModelRows(set, kCatboostRows, kNames);
   calcjit_set_free(set);
   set = NULL;
   const calcjit_model_bytes cut[1] = {{"ranker", bytes, 64}};
-  CHECK(calcjit_set_parse_with_models(kSet, strlen(kSet), CALCJIT_FORMAT_TEXT, NULL, cut, 1,
+  CHECK(calcjit_set_parse_with_models(kCatboostSet, strlen(kCatboostSet), CALCJIT_FORMAT_TEXT, NULL, cut, 1,
                                       &set) != CALCJIT_OK);
   CHECK_ERROR_HAS("catboost_rmse.cbm");
   free(bytes);
