@@ -628,14 +628,14 @@ static void TestCatboostModels(void) {
   size_t size = 0;
   char* bytes = ReadWholeFile(CALCJIT_MODEL_DATA_DIR "/catboost_rmse.cbm", &size);
   const calcjit_model_bytes models[1] = {{"ranker", bytes, size}};
-  CHECK_OK(calcjit_set_parse_with_models(kCatboostSet, strlen(kCatboostSet), CALCJIT_FORMAT_TEXT, NULL, models, 1,
-                                         &set));
+  CHECK_OK(calcjit_set_parse_with_models(kCatboostSet, strlen(kCatboostSet), CALCJIT_FORMAT_TEXT,
+                                         NULL, models, 1, &set));
   CheckModelRows(set, kCatboostRows, kNames);
   calcjit_set_free(set);
   set = NULL;
   const calcjit_model_bytes cut[1] = {{"ranker", bytes, 64}};
-  CHECK(calcjit_set_parse_with_models(kCatboostSet, strlen(kCatboostSet), CALCJIT_FORMAT_TEXT, NULL, cut, 1,
-                                      &set) != CALCJIT_OK);
+  CHECK(calcjit_set_parse_with_models(kCatboostSet, strlen(kCatboostSet), CALCJIT_FORMAT_TEXT, NULL,
+                                      cut, 1, &set) != CALCJIT_OK);
   CHECK_ERROR_HAS("catboost_rmse.cbm");
   free(bytes);
   printf("models: CatBoost's RawFormulaVal from a .cbm, by bytes and from a model root\n");
