@@ -63,7 +63,8 @@ bool BitSet(const void* bitmap, std::int64_t index) {
 }
 
 bool MayHaveNulls(const ArrowArray& array) {
-  return array.null_count != 0 && array.n_buffers > 0 && array.buffers[0] != nullptr;
+  return array.null_count != 0 && array.n_buffers > 0 && array.buffers != nullptr &&
+         array.buffers[0] != nullptr;
 }
 
 bool IsNull(const ArrowArray& array, std::int64_t row) {
@@ -211,7 +212,8 @@ Result<ArrowFloats> ReadVectors(const ArrowArray& array, const ArrowSchema& sche
     return UnsupportedFormat(schema.format, dimension, name);
   }
   if (array.release == nullptr || array.n_children != 1 || array.children == nullptr ||
-      array.children[0] == nullptr || array.length < 0 || array.offset < 0) {
+      array.children[0] == nullptr || array.length < 0 || array.offset < 0 ||
+      (array.n_buffers > 0 && array.buffers == nullptr)) {
     return UserError("the Arrow array of input " + Quoted(name) +
                          " is not a valid fixed-size list (one child array)",
                      std::string(name));

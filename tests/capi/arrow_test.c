@@ -215,6 +215,16 @@ int main(void) {
   CHECK(!isnan(y[0]) && !isnan(y[1]) && isnan(y[2]) && !isnan(y[3]));
   printf("vector with a null row: that row is NaN\n");
 
+  /* A list that declares nulls but has no buffer array: its validity was
+     read through a null pointer (seen while writing the arrow_input fuzz
+     target), now refused. */
+  struct ArrowArray no_buffers = e;
+  no_buffers.buffers = NULL;
+  CHECK(calcjit_session_bind_input_arrow(session, "e", &no_buffers, &e_schema, NULL) ==
+        CALCJIT_ERROR_USER);
+  CHECK_ERROR_HAS("not a valid fixed-size list");
+  printf("a list without its buffer array: refused\n");
+
   CHECK(released_count == 0); /* borrowed: calcjit never released anything */
   calcjit_session_free(session);
   calcjit_engine_free(engine);
