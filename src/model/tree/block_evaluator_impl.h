@@ -29,6 +29,8 @@ constexpr std::uint32_t kNanHighKey = 0xFFFFFFFFu;
 constexpr std::uint32_t kTinyBits = std::bit_cast<std::uint32_t>(1e-35f);
 constexpr std::uint32_t kPositiveZeroKey = 0x80000000u;
 
+#include "model/tree/bitvector_impl.h"
+
 inline std::uint32_t Bits(float x) {
   return std::bit_cast<std::uint32_t>(x);
 }
@@ -184,7 +186,7 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
       for (std::uint32_t t = chunks[c]; t < chunks[c + 1]; ++t) {
         const FastTree& tree = prepared.trees()[t];
         Sum* out = sums[tree.output] + block_first;
-        if (tree.reference_tree >= 0) {
+        if (tree.form == TreeForm::kReference) {
           const Tree& big = model.trees[static_cast<std::size_t>(tree.reference_tree)];
           for (std::size_t i = 0; i < in_block; ++i) {
             const std::uint32_t leaf = ReferenceLeaf(model, big, columns, first + block_first + i);
@@ -198,7 +200,23 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
         } else {
           leaves = prepared.double_leaves().data();
         }
-        if (tree.heap) {
+        if (tree.form == TreeForm::kBitvector) {
+          const MaskNode* nodes = prepared.mask_nodes().data() + tree.first_node;
+          if (tree.words == 1) {
+            BitvectorTree<Sum, 1>(nodes, tree.depth, leaves + tree.first_leaf, block_keys, in_block,
+                                  out);
+          } else {
+            BitvectorTree<Sum, 2>(nodes, tree.depth, leaves + tree.first_leaf, block_keys, in_block,
+                                  out);
+          }
+          continue;
+        }
+        if (tree.form == TreeForm::kOblivious) {
+          ObliviousTree<Sum>(prepared.heap_nodes().data() + tree.first_node, tree.depth,
+                             leaves + tree.first_leaf, block_keys, in_block, out);
+          continue;
+        }
+        if (tree.form == TreeForm::kHeap) {
           const HeapNode* nodes = prepared.heap_nodes().data() + tree.first_node;
           leaves += tree.first_leaf;
           for (std::size_t g = 0; g < in_block; g += kLanes) {

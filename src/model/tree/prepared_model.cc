@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "math/fp_env.h"
+#include "model/tree/symmetric_tree.h"
 
 namespace calcjit::model {
 
@@ -116,14 +117,132 @@ FastNode SplitNode(const TreeEnsemble& model, const TreeNode& node, SlotTable* s
   return out;
 }
 
+// The leaves of bits [lo, hi) of a 64-bit bitvector (hi - lo may be 64: no
+// shift by 64).
+std::uint64_t BitRange(std::uint32_t lo, std::uint32_t hi) {
+  const std::uint32_t width = hi - lo;
+  const std::uint64_t ones = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+  return width == 0 ? 0 : ones << lo;
+}
+
 }  // namespace
+
+const char* TreeFormName(TreeForm form) {
+  switch (form) {
+    case TreeForm::kWalk:
+      return "walk";
+    case TreeForm::kHeap:
+      return "heap walk";
+    case TreeForm::kBitvector:
+      return "bitvector";
+    case TreeForm::kOblivious:
+      return "oblivious";
+    case TreeForm::kReference:
+      return "reference walk";
+  }
+  return "?";
+}
+
+std::uint32_t PreparedModel::AddLeaves(bool float64, std::size_t count) {
+  if (float64) {
+    const std::size_t first = double_leaves_.size();
+    double_leaves_.resize(first + count, 0.0);
+    return static_cast<std::uint32_t>(first);
+  }
+  const std::size_t first = float_leaves_.size();
+  float_leaves_.resize(first + count, 0.0f);
+  return static_cast<std::uint32_t>(first);
+}
+
+void PreparedModel::SetLeaf(bool float64, std::size_t at, double value) {
+  if (float64) {
+    double_leaves_[at] = value;
+  } else {
+    float_leaves_[at] = static_cast<float>(value);
+  }
+}
+
+void PreparedModel::LayOutBitvector(const TreeEnsemble& model, const Tree& tree, bool float64,
+                                    void* slot_table, PreparedModel* prepared, FastTree* fast) {
+  auto* slots = static_cast<SlotTable*>(slot_table);
+  // Preorder, left subtree first: a node's first leaf number is the count of
+  // leaves met before it, so a split's left subtree holds the leaves
+  // [first(left), first(right)).
+  std::vector<std::uint32_t> first_leaf(tree.num_nodes, 0);
+  std::vector<std::uint32_t> splits;
+  std::vector<std::uint32_t> leaves;
+  std::vector<std::uint32_t> stack = {0};
+  while (!stack.empty()) {
+    const std::uint32_t index = stack.back();
+    stack.pop_back();
+    const TreeNode& node = model.node(tree, index);
+    first_leaf[index] = static_cast<std::uint32_t>(leaves.size());
+    if (node.kind == NodeKind::kLeaf) {
+      leaves.push_back(index);
+      continue;
+    }
+    splits.push_back(index);
+    stack.push_back(node.right);
+    stack.push_back(node.left);
+  }
+  fast->form = TreeForm::kBitvector;
+  fast->depth = static_cast<std::uint32_t>(splits.size());
+  fast->words = leaves.size() > 32 ? 2 : 1;
+  fast->first_node = static_cast<std::uint32_t>(prepared->mask_nodes_.size());
+  for (std::uint32_t index : splits) {
+    const TreeNode& node = model.node(tree, index);
+    const FastNode split = SplitNode(model, node, slots);
+    const std::uint64_t keep = ~BitRange(first_leaf[node.left], first_leaf[node.right]);
+    prepared->mask_nodes_.push_back(
+        MaskNode{split.threshold_key,
+                 std::uint32_t{split.slot} << kSlotShift,
+                 {static_cast<std::uint32_t>(keep), static_cast<std::uint32_t>(keep >> 32)}});
+  }
+  fast->first_leaf = prepared->AddLeaves(float64, leaves.size());
+  for (std::size_t i = 0; i < leaves.size(); ++i) {
+    prepared->SetLeaf(float64, fast->first_leaf + i, model.node(tree, leaves[i]).value);
+  }
+  fast->bytes = static_cast<std::uint32_t>(splits.size() * sizeof(MaskNode) +
+                                           leaves.size() * (float64 ? 8 : 4));
+}
+
+void PreparedModel::LayOutOblivious(const TreeEnsemble& model, const Tree& tree,
+                                    std::uint32_t depth, bool float64, void* slot_table,
+                                    PreparedModel* prepared, FastTree* fast) {
+  auto* slots = static_cast<SlotTable*>(slot_table);
+  fast->form = TreeForm::kOblivious;
+  fast->depth = depth;
+  fast->first_node = static_cast<std::uint32_t>(prepared->heap_nodes_.size());
+  // Level l's split is the first node of the level (all split alike): follow
+  // the leftmost path.
+  std::uint32_t index = 0;
+  for (std::uint32_t l = 0; l < depth; ++l) {
+    const TreeNode& node = model.node(tree, index);
+    const FastNode split = SplitNode(model, node, slots);
+    prepared->heap_nodes_.push_back(
+        HeapNode{split.threshold_key, std::uint32_t{split.slot} << kSlotShift});
+    index = node.left;
+  }
+  // Leaf index i: its bits, highest first, are the decisions (1 = right).
+  const std::size_t count = std::size_t{1} << depth;
+  fast->first_leaf = prepared->AddLeaves(float64, count);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint32_t at = 0;
+    for (std::uint32_t l = 0; l < depth; ++l) {
+      const TreeNode& node = model.node(tree, at);
+      at = (i >> (depth - 1 - l)) & 1 ? node.right : node.left;
+    }
+    prepared->SetLeaf(float64, fast->first_leaf + i, model.node(tree, at).value);
+  }
+  fast->bytes = static_cast<std::uint32_t>(depth * sizeof(HeapNode) + count * (float64 ? 8 : 4));
+}
 
 void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool float64,
                                void* slot_table, PreparedModel* prepared, FastTree* fast) {
   auto* slots = static_cast<SlotTable*>(slot_table);
   const std::uint32_t depth = fast->depth;
   const std::size_t size = std::size_t{1} << depth;
-  fast->heap = true;
+  fast->form = TreeForm::kHeap;
   fast->first_node = static_cast<std::uint32_t>(prepared->heap_nodes_.size());
   prepared->heap_nodes_.resize(prepared->heap_nodes_.size() + size, HeapNode{0, 0});
   if (float64) {
@@ -196,7 +315,22 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
           queue.push_back(node.left);
         }
       }
+      // The form of this tree (docs/DESIGN.md, "Tree evaluators"): oblivious
+      // when symmetric, else bitvector up to 64 leaves, else a walk.
+      const int symmetric = SymmetricDepth(model, tree, kMaxObliviousDepth);
+      if (symmetric >= 0) {
+        LayOutOblivious(model, tree, static_cast<std::uint32_t>(symmetric), float64, &slots,
+                        &prepared, &fast);
+        prepared.trees_.push_back(fast);
+        continue;
+      }
+      if ((count + 1) / 2 <= kMaxBitvectorLeaves) {  // a full binary tree: (count + 1) / 2 leaves
+        LayOutBitvector(model, tree, float64, &slots, &prepared, &fast);
+        prepared.trees_.push_back(fast);
+        continue;
+      }
       if (count > kMaxFastTreeNodes) {
+        fast.form = TreeForm::kReference;
         fast.reference_tree = static_cast<std::int64_t>(t);
         fast.depth = 0;
         prepared.trees_.push_back(fast);
@@ -246,13 +380,14 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       prepared.reference_only_ = true;
       prepared.nodes_.clear();
       prepared.heap_nodes_.clear();
+      prepared.mask_nodes_.clear();
       prepared.float_leaves_.clear();
       prepared.double_leaves_.clear();
       for (std::size_t t = 0; t < prepared.trees_.size(); ++t) {
         prepared.trees_[t].reference_tree = static_cast<std::int64_t>(t);
         prepared.trees_[t].first_node = 0;
         prepared.trees_[t].depth = 0;
-        prepared.trees_[t].heap = false;
+        prepared.trees_[t].form = TreeForm::kReference;
         prepared.trees_[t].bytes = 0;
       }
       slots = SlotTable();

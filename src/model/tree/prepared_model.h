@@ -35,6 +35,25 @@
 // key and the byte offset of its slot, so `next = 2 * h + (key < threshold)`:
 // no child offset to add and no slot to shift (docs/PERFORMANCE.md, run M).
 //
+// Two more forms, chosen per tree (TreeForm; docs/DESIGN.md, "Tree
+// evaluators"):
+//
+// - kBitvector, a tree of at most 64 leaves (any shape), evaluated the
+//   QuickScorer way (Lucchese et al., SIGIR 2015; vectorized across items as
+//   in vQS, SIGIR 2016): its leaves are numbered left to right; each split is
+//   a MaskNode holding the leaves that survive when the split is false (the
+//   item goes right: every leaf of its left subtree is cleared). An item's
+//   bitvector starts all ones and is ANDed with the mask of every false
+//   split; the exit leaf is its lowest set bit. Every split of the tree is
+//   compared for a whole register of items at once, with no dependent loads
+//   and no branch. The bitvector is two 32-bit words (leaves 0-31, 32-63),
+//   one when the tree has at most 32 leaves, so that a compare of sixteen
+//   32-bit keys masks sixteen words.
+// - kOblivious, a symmetric tree (symmetric_tree.h: CatBoost's, or any that
+//   happens to be) of depth at most kMaxObliviousDepth: one HeapNode per
+//   level, and the leaf index is the level's decisions as bits (right = 1,
+//   the first level highest): d compares, no walk.
+//
 // Immutable once built; shared by threads.
 #ifndef CALCJIT_MODEL_TREE_PREPARED_MODEL_H_
 #define CALCJIT_MODEL_TREE_PREPARED_MODEL_H_
@@ -85,13 +104,42 @@ struct HeapNode {
 };
 static_assert(sizeof(HeapNode) == 8);
 
+// A split of a kBitvector tree: the item goes left iff key < threshold_key;
+// when it does not, its bitvector is ANDed with keep (leaves 0-31, 32-63).
+struct MaskNode {
+  std::uint32_t threshold_key;
+  std::uint32_t key_offset;  // slot << kSlotShift: bytes from the block's keys
+  std::uint32_t keep[2];
+};
+static_assert(sizeof(MaskNode) == 16);
+
+// How a tree is evaluated, chosen once at preparation (PreparedModel).
+enum class TreeForm : std::uint8_t {
+  kWalk,       // breadth-first FastNodes, walked depth steps
+  kHeap,       // heap-ordered HeapNodes, walked depth steps
+  kBitvector,  // MaskNodes, every split compared, the exit leaf by bit scan
+  kOblivious,  // a HeapNode per level, the leaf index from d compares
+  kReference,  // the reference walk (a tree too large for 16-bit offsets)
+};
+
+// "bitvector", ...: what `calcjit check` shows.
+const char* TreeFormName(TreeForm form);
+
 struct FastTree {
-  std::uint32_t first_node = 0;  // into PreparedModel::nodes and leaf values
-  std::uint32_t depth = 0;       // steps every item takes
+  // kWalk: into PreparedModel::nodes and leaf values; kHeap, kOblivious:
+  // into heap_nodes; kBitvector: into mask_nodes.
+  std::uint32_t first_node = 0;
+  // kWalk, kHeap: steps every item takes; kOblivious: levels; kBitvector:
+  // splits.
+  std::uint32_t depth = 0;
   std::uint32_t output = 0;
-  // Heap layout: the tree's splits are heap_nodes()[first_node + h] for heap
+  TreeForm form = TreeForm::kWalk;
+  // kHeap: the tree's splits are heap_nodes()[first_node + h] for heap
   // positions h in [1, 2^depth), its leaves *_leaves()[first_leaf + h - 2^depth].
-  bool heap = false;
+  // kBitvector: leaf i (left to right) is *_leaves()[first_leaf + i];
+  // kOblivious: leaf index i (decisions as bits) likewise.
+  // kBitvector: 32-bit words of its bitvector (1 for at most 32 leaves, else 2).
+  std::uint32_t words = 0;
   std::uint32_t first_leaf = 0;
   std::uint32_t bytes = 0;  // of nodes and leaves, for grouping into chunks
   // A tree too large for 16-bit child offsets (over 65,535 nodes) is walked
@@ -115,6 +163,11 @@ class PreparedModel {
   // bytes apart.
   static constexpr std::size_t kBlockItems = 64;
   static constexpr unsigned kSlotShift = 8;  // log2(kBlockItems * sizeof(uint32_t))
+  // Trees of at most this many leaves take the bitvector form.
+  static constexpr std::uint32_t kMaxBitvectorLeaves = 64;
+  // Symmetric trees of at most this depth take the oblivious form (2^depth
+  // leaves kept).
+  static constexpr std::uint32_t kMaxObliviousDepth = 12;
 
   static Result<PreparedModel> Prepare(std::shared_ptr<const TreeEnsemble> model);
 
@@ -125,6 +178,7 @@ class PreparedModel {
 
   const std::vector<FastNode>& nodes() const { return nodes_; }
   const std::vector<HeapNode>& heap_nodes() const { return heap_nodes_; }
+  const std::vector<MaskNode>& mask_nodes() const { return mask_nodes_; }
   const std::vector<float>& float_leaves() const { return float_leaves_; }     // Sum::kFloat32
   const std::vector<double>& double_leaves() const { return double_leaves_; }  // Sum::kFloat64
   const std::vector<Slot>& slots() const { return slots_; }
@@ -142,10 +196,21 @@ class PreparedModel {
   // One tree in heap order; `slot_table` is the SlotTable of Prepare.
   static void LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool float64,
                          void* slot_table, PreparedModel* prepared, FastTree* fast);
+  // One tree of at most kMaxBitvectorLeaves leaves as MaskNodes.
+  static void LayOutBitvector(const TreeEnsemble& model, const Tree& tree, bool float64,
+                              void* slot_table, PreparedModel* prepared, FastTree* fast);
+  // One symmetric tree of `depth` levels.
+  static void LayOutOblivious(const TreeEnsemble& model, const Tree& tree, std::uint32_t depth,
+                              bool float64, void* slot_table, PreparedModel* prepared,
+                              FastTree* fast);
+  // Room for `count` leaves of this model's sum type; returns the first.
+  std::uint32_t AddLeaves(bool float64, std::size_t count);
+  void SetLeaf(bool float64, std::size_t at, double value);
 
   std::shared_ptr<const TreeEnsemble> ensemble_;
   std::vector<FastNode> nodes_;
   std::vector<HeapNode> heap_nodes_;
+  std::vector<MaskNode> mask_nodes_;
   std::vector<float> float_leaves_;
   std::vector<double> double_leaves_;
   std::vector<Slot> slots_;
