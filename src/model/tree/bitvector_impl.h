@@ -5,8 +5,10 @@
 // in_block are 0 and their results are never stored) and adds each item's
 // leaf to out[i], in tree order like every form.
 //
-// This is the portable form, written over kVectorLanes items at a time in
-// plain loops that every tier's compiler vectorizes as it can.
+// The portable form is written over kVectorLanes items at a time in plain
+// loops that the compiler vectorizes as it can (the baseline tier's); the
+// avx2 and avx512 tiers have their own, in intrinsics, below: a tier's code
+// is chosen by its compile flags, like the rest of the block evaluator.
 
 // Items whose bitvectors are computed together: two 32-bit words each.
 constexpr std::size_t kVectorLanes = 16;
@@ -21,8 +23,8 @@ inline std::uint32_t KeyAt(const unsigned char* keys, std::uint32_t offset, std:
 // the bitvectors of those that go right ANDed with its keep mask, the exit
 // leaf the lowest bit left.
 template <typename Sum, std::uint32_t kWords>
-void BitvectorTree(const MaskNode* nodes, std::uint32_t splits, const Sum* leaves,
-                   const unsigned char* keys, std::size_t in_block, Sum* out) {
+void PortableBitvectorTree(const MaskNode* nodes, std::uint32_t splits, const Sum* leaves,
+                           const unsigned char* keys, std::size_t in_block, Sum* out) {
   for (std::size_t g = 0; g < in_block; g += kVectorLanes) {
     std::uint32_t low[kVectorLanes];
     std::uint32_t high[kVectorLanes];
@@ -48,8 +50,8 @@ void BitvectorTree(const MaskNode* nodes, std::uint32_t splits, const Sum* leave
 
 // A symmetric tree of `depth` levels: the leaf index is the decisions' bits.
 template <typename Sum>
-void ObliviousTree(const HeapNode* levels, std::uint32_t depth, const Sum* leaves,
-                   const unsigned char* keys, std::size_t in_block, Sum* out) {
+void PortableObliviousTree(const HeapNode* levels, std::uint32_t depth, const Sum* leaves,
+                           const unsigned char* keys, std::size_t in_block, Sum* out) {
   for (std::size_t g = 0; g < in_block; g += kVectorLanes) {
     std::uint32_t index[kVectorLanes];
     for (std::size_t l = 0; l < kVectorLanes; ++l) index[l] = 0;
@@ -64,3 +66,225 @@ void ObliviousTree(const HeapNode* levels, std::uint32_t depth, const Sum* leave
     for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[index[l]];
   }
 }
+
+#if defined(__AVX512F__) && defined(__AVX512CD__)
+// AVX-512: sixteen items per register, four registers (a block of 64 items)
+// per split, so that each split's mask and threshold are loaded once per
+// block and eight AND chains run side by side.
+#define CALCJIT_BITVECTOR_SIMD 1
+constexpr std::size_t kSimdLanes = 16;
+constexpr std::size_t kSimdGroups = PreparedModel::kBlockItems / kSimdLanes;
+
+// The lowest set bit's position of each lane (lanes of 0: garbage).
+inline __m512i LowestBit(__m512i x) {
+  const __m512i lowest = _mm512_and_si512(x, _mm512_sub_epi32(_mm512_setzero_si512(), x));
+  return _mm512_sub_epi32(_mm512_set1_epi32(31), _mm512_lzcnt_epi32(lowest));
+}
+
+// Adds leaves[index] to out[0, lanes) for the sixteen lanes of `index`.
+inline void AddLeaves(const float* leaves, __m512i index, std::size_t lanes, float* out) {
+  const __mmask16 valid = static_cast<__mmask16>((1u << lanes) - 1);
+  const __m512 leaf = _mm512_i32gather_ps(index, leaves, 4);
+  const __m512 sum = _mm512_add_ps(_mm512_maskz_loadu_ps(valid, out), leaf);
+  _mm512_mask_storeu_ps(out, valid, sum);
+}
+inline void AddLeaves(const double* leaves, __m512i index, std::size_t lanes, double* out) {
+  const std::uint32_t valid = (1u << lanes) - 1;
+  const __m256i halves[2] = {_mm512_castsi512_si256(index), _mm512_extracti64x4_epi64(index, 1)};
+  for (int h = 0; h < 2; ++h) {
+    const __mmask8 m = static_cast<__mmask8>(valid >> (8 * h));
+    const __m512d leaf = _mm512_i32gather_pd(halves[h], leaves, 8);
+    double* at = out + 8 * h;
+    _mm512_mask_storeu_pd(at, m, _mm512_add_pd(_mm512_maskz_loadu_pd(m, at), leaf));
+  }
+}
+
+template <typename Sum, std::uint32_t kWords>
+void BitvectorTree(const MaskNode* nodes, std::uint32_t splits, const Sum* leaves,
+                   const unsigned char* keys, std::size_t in_block, Sum* out) {
+  __m512i low[kSimdGroups];
+  __m512i high[kSimdGroups];
+  for (std::size_t g = 0; g < kSimdGroups; ++g) low[g] = high[g] = _mm512_set1_epi32(-1);
+  for (std::uint32_t s = 0; s < splits; ++s) {
+    const MaskNode& node = nodes[s];
+    const __m512i threshold = _mm512_set1_epi32(static_cast<int>(node.threshold_key));
+    const __m512i keep_low = _mm512_set1_epi32(static_cast<int>(node.keep[0]));
+    const __m512i keep_high = _mm512_set1_epi32(static_cast<int>(node.keep[1]));
+    const unsigned char* at = keys + node.key_offset;
+#pragma GCC unroll 4
+    for (std::size_t g = 0; g < kSimdGroups; ++g) {
+      const __m512i key = _mm512_loadu_si512(at + g * kSimdLanes * sizeof(std::uint32_t));
+      const __mmask16 right = _mm512_cmp_epu32_mask(key, threshold, _MM_CMPINT_NLT);
+      low[g] = _mm512_mask_and_epi32(low[g], right, low[g], keep_low);
+      if constexpr (kWords == 2)
+        high[g] = _mm512_mask_and_epi32(high[g], right, high[g], keep_high);
+    }
+  }
+  for (std::size_t g = 0; g < kSimdGroups && g * kSimdLanes < in_block; ++g) {
+    __m512i leaf = LowestBit(low[g]);
+    if constexpr (kWords == 2) {
+      const __mmask16 in_high = _mm512_cmpeq_epi32_mask(low[g], _mm512_setzero_si512());
+      leaf = _mm512_mask_add_epi32(leaf, in_high, LowestBit(high[g]), _mm512_set1_epi32(32));
+    }
+    const std::size_t rest = in_block - g * kSimdLanes;
+    AddLeaves(leaves, leaf, rest < kSimdLanes ? rest : kSimdLanes, out + g * kSimdLanes);
+  }
+}
+
+template <typename Sum>
+void ObliviousTree(const HeapNode* levels, std::uint32_t depth, const Sum* leaves,
+                   const unsigned char* keys, std::size_t in_block, Sum* out) {
+  __m512i index[kSimdGroups];
+  for (std::size_t g = 0; g < kSimdGroups; ++g) index[g] = _mm512_setzero_si512();
+  const __m512i one = _mm512_set1_epi32(1);
+  for (std::uint32_t d = 0; d < depth; ++d) {
+    const HeapNode& level = levels[d];
+    const __m512i threshold = _mm512_set1_epi32(static_cast<int>(level.threshold_key));
+    const unsigned char* at = keys + level.key_offset;
+#pragma GCC unroll 4
+    for (std::size_t g = 0; g < kSimdGroups; ++g) {
+      const __m512i key = _mm512_loadu_si512(at + g * kSimdLanes * sizeof(std::uint32_t));
+      const __mmask16 right = _mm512_cmp_epu32_mask(key, threshold, _MM_CMPINT_NLT);
+      index[g] = _mm512_add_epi32(index[g], index[g]);
+      index[g] = _mm512_mask_add_epi32(index[g], right, index[g], one);
+    }
+  }
+  for (std::size_t g = 0; g < kSimdGroups && g * kSimdLanes < in_block; ++g) {
+    const std::size_t rest = in_block - g * kSimdLanes;
+    AddLeaves(leaves, index[g], rest < kSimdLanes ? rest : kSimdLanes, out + g * kSimdLanes);
+  }
+}
+
+#elif defined(__AVX2__)
+// AVX2: eight items per register, four registers (32 items) per split. No
+// unsigned compare: keys and thresholds are compared with their top bit
+// flipped, as signed.
+#define CALCJIT_BITVECTOR_SIMD 1
+constexpr std::size_t kSimdLanes = 8;
+constexpr std::size_t kSimdGroups = 4;
+
+inline __m256i LowestBit(__m256i x) {
+  // The lowest set bit alone, converted to float (exact: a power of two, or
+  // -2^31 for bit 31): its exponent is the bit's position.
+  const __m256i lowest = _mm256_and_si256(x, _mm256_sub_epi32(_mm256_setzero_si256(), x));
+  const __m256i bits = _mm256_castps_si256(_mm256_cvtepi32_ps(lowest));
+  return _mm256_sub_epi32(_mm256_and_si256(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(0xFF)),
+                          _mm256_set1_epi32(127));
+}
+
+inline void AddLeaves(const float* leaves, __m256i index, std::size_t lanes, float* out) {
+  if (lanes == kSimdLanes) {
+    const __m256 leaf = _mm256_i32gather_ps(leaves, index, 4);
+    _mm256_storeu_ps(out, _mm256_add_ps(_mm256_loadu_ps(out), leaf));
+    return;
+  }
+  alignas(32) std::uint32_t at[kSimdLanes];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(at), index);
+  for (std::size_t l = 0; l < lanes; ++l) out[l] += leaves[at[l]];
+}
+inline void AddLeaves(const double* leaves, __m256i index, std::size_t lanes, double* out) {
+  if (lanes == kSimdLanes) {
+    // The masked gathers (all lanes): GCC 12 warns about the plain one's
+    // undefined source.
+    const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi32(-1));
+    const __m256d first = _mm256_mask_i32gather_pd(_mm256_setzero_pd(), leaves,
+                                                   _mm256_castsi256_si128(index), all, 8);
+    const __m256d second = _mm256_mask_i32gather_pd(_mm256_setzero_pd(), leaves,
+                                                    _mm256_extracti128_si256(index, 1), all, 8);
+    _mm256_storeu_pd(out, _mm256_add_pd(_mm256_loadu_pd(out), first));
+    _mm256_storeu_pd(out + 4, _mm256_add_pd(_mm256_loadu_pd(out + 4), second));
+    return;
+  }
+  alignas(32) std::uint32_t at[kSimdLanes];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(at), index);
+  for (std::size_t l = 0; l < lanes; ++l) out[l] += leaves[at[l]];
+}
+
+template <typename Sum, std::uint32_t kWords>
+void BitvectorTree(const MaskNode* nodes, std::uint32_t splits, const Sum* leaves,
+                   const unsigned char* keys, std::size_t in_block, Sum* out) {
+  const __m256i flip = _mm256_set1_epi32(static_cast<int>(0x80000000u));
+  for (std::size_t first = 0; first < in_block; first += kSimdGroups * kSimdLanes) {
+    __m256i low[kSimdGroups];
+    __m256i high[kSimdGroups];
+    for (std::size_t g = 0; g < kSimdGroups; ++g) low[g] = high[g] = _mm256_set1_epi32(-1);
+    const unsigned char* group_keys = keys + first * sizeof(std::uint32_t);
+    for (std::uint32_t s = 0; s < splits; ++s) {
+      const MaskNode& node = nodes[s];
+      const __m256i threshold =
+          _mm256_set1_epi32(static_cast<int>(node.threshold_key ^ 0x80000000u));
+      const __m256i keep_low = _mm256_set1_epi32(static_cast<int>(node.keep[0]));
+      const __m256i keep_high = _mm256_set1_epi32(static_cast<int>(node.keep[1]));
+      const unsigned char* at = group_keys + node.key_offset;
+#pragma GCC unroll 4
+      for (std::size_t g = 0; g < kSimdGroups; ++g) {
+        const __m256i key = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(
+                                                 at + g * kSimdLanes * sizeof(std::uint32_t))),
+                                             flip);
+        // All ones where the item goes left (key < threshold): keep all.
+        const __m256i left = _mm256_cmpgt_epi32(threshold, key);
+        low[g] = _mm256_and_si256(low[g], _mm256_or_si256(left, keep_low));
+        if constexpr (kWords == 2) {
+          high[g] = _mm256_and_si256(high[g], _mm256_or_si256(left, keep_high));
+        }
+      }
+    }
+    for (std::size_t g = 0; g < kSimdGroups && first + g * kSimdLanes < in_block; ++g) {
+      __m256i leaf = LowestBit(low[g]);
+      if constexpr (kWords == 2) {
+        const __m256i in_high = _mm256_cmpeq_epi32(low[g], _mm256_setzero_si256());
+        const __m256i high_leaf = _mm256_add_epi32(LowestBit(high[g]), _mm256_set1_epi32(32));
+        leaf = _mm256_blendv_epi8(leaf, high_leaf, in_high);
+      }
+      const std::size_t rest = in_block - first - g * kSimdLanes;
+      AddLeaves(leaves, leaf, rest < kSimdLanes ? rest : kSimdLanes, out + first + g * kSimdLanes);
+    }
+  }
+}
+
+template <typename Sum>
+void ObliviousTree(const HeapNode* levels, std::uint32_t depth, const Sum* leaves,
+                   const unsigned char* keys, std::size_t in_block, Sum* out) {
+  const __m256i flip = _mm256_set1_epi32(static_cast<int>(0x80000000u));
+  for (std::size_t first = 0; first < in_block; first += kSimdGroups * kSimdLanes) {
+    __m256i index[kSimdGroups];
+    for (std::size_t g = 0; g < kSimdGroups; ++g) index[g] = _mm256_setzero_si256();
+    const unsigned char* group_keys = keys + first * sizeof(std::uint32_t);
+    for (std::uint32_t d = 0; d < depth; ++d) {
+      const HeapNode& level = levels[d];
+      const __m256i threshold =
+          _mm256_set1_epi32(static_cast<int>(level.threshold_key ^ 0x80000000u));
+      const unsigned char* at = group_keys + level.key_offset;
+#pragma GCC unroll 4
+      for (std::size_t g = 0; g < kSimdGroups; ++g) {
+        const __m256i key = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(
+                                                 at + g * kSimdLanes * sizeof(std::uint32_t))),
+                                             flip);
+        // left is -1, so 2 * index + 1 + left is 2 * index + (right ? 1 : 0).
+        const __m256i left = _mm256_cmpgt_epi32(threshold, key);
+        index[g] = _mm256_add_epi32(_mm256_add_epi32(index[g], index[g]),
+                                    _mm256_add_epi32(left, _mm256_set1_epi32(1)));
+      }
+    }
+    for (std::size_t g = 0; g < kSimdGroups && first + g * kSimdLanes < in_block; ++g) {
+      const std::size_t rest = in_block - first - g * kSimdLanes;
+      AddLeaves(leaves, index[g], rest < kSimdLanes ? rest : kSimdLanes,
+                out + first + g * kSimdLanes);
+    }
+  }
+}
+#endif
+
+#ifndef CALCJIT_BITVECTOR_SIMD
+template <typename Sum, std::uint32_t kWords>
+void BitvectorTree(const MaskNode* nodes, std::uint32_t splits, const Sum* leaves,
+                   const unsigned char* keys, std::size_t in_block, Sum* out) {
+  PortableBitvectorTree<Sum, kWords>(nodes, splits, leaves, keys, in_block, out);
+}
+template <typename Sum>
+void ObliviousTree(const HeapNode* levels, std::uint32_t depth, const Sum* leaves,
+                   const unsigned char* keys, std::size_t in_block, Sum* out) {
+  PortableObliviousTree<Sum>(levels, depth, leaves, keys, in_block, out);
+}
+#endif
+#undef CALCJIT_BITVECTOR_SIMD

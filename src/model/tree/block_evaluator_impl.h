@@ -6,6 +6,15 @@
 #error "define CALCJIT_MODEL_TIER before including block_evaluator_impl.h"
 #endif
 
+// GCC 12's intrinsics start from _mm512_undefined_*(), which
+// -Wmaybe-uninitialized reports after inlining (GCC bug 105593, as
+// math/transcendental_avx512.h): silenced for the intrinsic headers only.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
 #include <bit>
 #include <cstddef>
 #include <cstdint>
