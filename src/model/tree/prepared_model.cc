@@ -279,7 +279,24 @@ void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool
   }
 }
 
-Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble> model_ptr) {
+std::string TreePlan::Describe() const {
+  std::string out = "evaluator:";
+  const char* separator = " ";
+  auto add = [&](std::uint64_t count, const char* what) {
+    if (count == 0) return;
+    out += separator + std::to_string(count) + " " + what;
+    separator = ", ";
+  };
+  add(bitvector, "bitvector");
+  add(oblivious, "oblivious");
+  add(walk_over_64_leaves, "walk (over 64 leaves)");
+  add(walk_too_deep_oblivious, "walk (symmetric, deeper than 12)");
+  add(reference, "reference walk (past the layout's limits)");
+  return out;
+}
+
+Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble> model_ptr,
+                                             const PrepareOptions& options) {
   const math::ScopedFpEnv fp_env;
   const TreeEnsemble& model = *model_ptr;
   PreparedModel prepared;
@@ -317,14 +334,16 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       }
       // The form of this tree (docs/DESIGN.md, "Tree evaluators"): oblivious
       // when symmetric, else bitvector up to 64 leaves, else a walk.
-      const int symmetric = SymmetricDepth(model, tree, kMaxObliviousDepth);
+      const int symmetric =
+          options.oblivious ? SymmetricDepth(model, tree, kMaxObliviousDepth) : -1;
       if (symmetric >= 0) {
         LayOutOblivious(model, tree, static_cast<std::uint32_t>(symmetric), float64, &slots,
                         &prepared, &fast);
         prepared.trees_.push_back(fast);
         continue;
       }
-      if ((count + 1) / 2 <= kMaxBitvectorLeaves) {  // a full binary tree: (count + 1) / 2 leaves
+      if (options.bitvector &&
+          (count + 1) / 2 <= kMaxBitvectorLeaves) {  // a full binary tree: (count + 1) / 2 leaves
         LayOutBitvector(model, tree, float64, &slots, &prepared, &fast);
         prepared.trees_.push_back(fast);
         continue;
@@ -394,6 +413,29 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       slots.Get(first_slot);
     }
     prepared.slots_ = slots.Take();
+    for (std::size_t t = 0; t < prepared.trees_.size(); ++t) {
+      TreePlan& plan = prepared.plan_;
+      switch (prepared.trees_[t].form) {
+        case TreeForm::kBitvector:
+          ++plan.bitvector;
+          break;
+        case TreeForm::kOblivious:
+          ++plan.oblivious;
+          break;
+        case TreeForm::kWalk:
+        case TreeForm::kHeap:
+          // Symmetric but past kMaxObliviousDepth, or over 64 leaves.
+          if (options.oblivious && SymmetricDepth(model, model.trees[t]) >= 0) {
+            ++plan.walk_too_deep_oblivious;
+          } else {
+            ++plan.walk_over_64_leaves;
+          }
+          break;
+        case TreeForm::kReference:
+          ++plan.reference;
+          break;
+      }
+    }
 
     // Chunks of consecutive trees of about kChunkBytes.
     std::size_t bytes = 0;

@@ -61,6 +61,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "calcjit/status.h"
@@ -157,6 +158,24 @@ struct ScratchLayout {
   std::size_t total_bytes = 0;
 };
 
+// Which forms preparation may choose (all, but for benchmarks and tests
+// that compare with the walk).
+struct PrepareOptions {
+  bool bitvector = true;
+  bool oblivious = true;
+};
+
+// How many trees took each form and why, for `calcjit check` (the model's
+// description): "evaluator: 480 bitvector, 20 heap walk (over 64 leaves)".
+struct TreePlan {
+  std::uint64_t bitvector = 0;
+  std::uint64_t oblivious = 0;
+  std::uint64_t walk_over_64_leaves = 0;  // kWalk or kHeap
+  std::uint64_t walk_too_deep_oblivious = 0;
+  std::uint64_t reference = 0;  // too large for the layout
+  std::string Describe() const;
+};
+
 class PreparedModel {
  public:
   // Items per block: the slot keys of a block are slot * kBlockItems * 4
@@ -169,7 +188,8 @@ class PreparedModel {
   // leaves kept).
   static constexpr std::uint32_t kMaxObliviousDepth = 12;
 
-  static Result<PreparedModel> Prepare(std::shared_ptr<const TreeEnsemble> model);
+  static Result<PreparedModel> Prepare(std::shared_ptr<const TreeEnsemble> model,
+                                       const PrepareOptions& options = {});
 
   const TreeEnsemble& ensemble() const { return *ensemble_; }
   const ModelInfo& info() const { return ensemble_->info; }
@@ -191,6 +211,8 @@ class PreparedModel {
   // slots): same bits, slower.
   bool reference_only() const { return reference_only_; }
   const ScratchLayout& scratch_layout() const { return scratch_layout_; }
+  // The form of every tree, counted (the one selection point is Prepare).
+  const TreePlan& plan() const { return plan_; }
 
  private:
   // One tree in heap order; `slot_table` is the SlotTable of Prepare.
@@ -219,6 +241,7 @@ class PreparedModel {
   std::size_t items_per_pass_ = kBlockItems;
   bool reference_only_ = false;
   ScratchLayout scratch_layout_;
+  TreePlan plan_;
 };
 
 // The order-preserving key of a non-NaN float (see above).

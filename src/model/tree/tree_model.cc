@@ -151,7 +151,9 @@ class TreeModel final : public Model {
     summary.feature_names = info.feature_names;
     summary.names_from_file = info.names_from_file;
     summary.tree_nodes = info.num_nodes;
-    summary.description = DescribeModel(info);
+    // With how its trees are evaluated, chosen at preparation: what `check`
+    // shows (prepared_model.h, TreePlan).
+    summary.description = DescribeModel(info) + "; " + loaded.prepared.plan().Describe();
     return summary;
   }
 
