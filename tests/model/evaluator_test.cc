@@ -198,9 +198,9 @@ void Finish(TreeEnsemble* model) {
 }
 
 // Reference and block evaluator (every tier, several n) on `rows` random rows.
-void ExpectSameBits(const std::shared_ptr<const TreeEnsemble>& model, Builder* b,
-                    std::size_t rows) {
-  Result<PreparedModel> prepared = PreparedModel::Prepare(model);
+void ExpectSameBits(const std::shared_ptr<const TreeEnsemble>& model, Builder* b, std::size_t rows,
+                    const PrepareOptions& options = {}) {
+  Result<PreparedModel> prepared = PreparedModel::Prepare(model, options);
   ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
   const std::uint32_t features = model->info.num_features;
   const std::uint32_t outputs = model->info.num_outputs;
@@ -523,13 +523,13 @@ void AddCompleteTree(Builder* b, std::uint32_t depth, std::uint32_t output) {
 
 std::uint32_t CountForm(const PreparedModel& prepared, TreeForm form) {
   std::uint32_t count = 0;
-  for (const FastTree& tree : prepared.trees()) count += tree.form == form;
+  for (const FastTree& tree : prepared.trees(Isa::kBaseline)) count += tree.form == form;
   return count;
 }
 
 // Each form chosen where it should be, and every tier's bits the reference's:
-// trees of exactly 64 leaves (every bit of the bitvector used), 32 and 33
-// (one word and two), 65 (a walk), symmetric trees of every depth up to the
+// trees of exactly 64 and 256 leaves (every bit of the bitvector used), 32
+// and 33 (one word and two), 512 (a walk), symmetric trees of every depth up to the
 // limit and past it, and ordinary random trees between them.
 class TreeFormsTest : public ::testing::TestWithParam<int> {};
 
@@ -555,31 +555,41 @@ TEST_P(TreeFormsTest, EveryFormGivesTheReferenceBits) {
   std::uint32_t t = 0;
   AddCompleteTree(&b, 6, t++ % outputs);  // 64 leaves, if not symmetric
   AddCompleteTree(&b, 5, t++ % outputs);  // 32 leaves
-  AddCompleteTree(&b, 7, t++ % outputs);  // 128 leaves: a walk
+  AddCompleteTree(&b, 9, t++ % outputs);  // 512 leaves: a walk
+  AddCompleteTree(&b, 8, t++ % outputs);  // 256 leaves: eight words
   for (std::uint32_t depth = 0; depth <= PreparedModel::kMaxObliviousDepth + 1; ++depth) {
     b.AddSymmetricTree(depth, t++ % outputs);
   }
   for (int i = 0; i < 20; ++i) b.AddTree(1 + b.Uniform(10), 0.7, t++ % outputs);
   Finish(&b.model);
   auto model = std::make_shared<const TreeEnsemble>(b.model);
-  Result<PreparedModel> prepared = PreparedModel::Prepare(model);
+  // Every tier takes the bitvector form wherever it can: the forms' bits on
+  // every tier (the default plans are tested below).
+  PrepareOptions everywhere;
+  for (std::uint32_t& limit : everywhere.max_bitvector_leaves) {
+    limit = PreparedModel::kMaxBitvectorLeaves;
+  }
+  Result<PreparedModel> prepared = PreparedModel::Prepare(model, everywhere);
   ASSERT_TRUE(prepared.ok());
-  const auto& trees = prepared->trees();
+  const auto& trees = prepared->trees(Isa::kBaseline);
   // A complete random tree is symmetric only by chance (depth 0 or equal
   // random splits): these seeds' are not.
   EXPECT_EQ(trees[0].form, TreeForm::kBitvector);
   EXPECT_EQ(trees[0].words, 2u);
-  EXPECT_EQ(trees[0].depth, 63u);
+  EXPECT_GE(trees[0].depth, 63u);  // MaskNodes: each split once per word it meets
   EXPECT_EQ(trees[1].form, TreeForm::kBitvector);
   EXPECT_EQ(trees[1].words, 1u);
   EXPECT_NE(trees[2].form, TreeForm::kBitvector);
+  EXPECT_EQ(trees[3].form, TreeForm::kBitvector);
+  EXPECT_EQ(trees[3].words, 8u);
   for (std::uint32_t depth = 0; depth <= PreparedModel::kMaxObliviousDepth; ++depth) {
-    EXPECT_EQ(trees[3 + depth].form, TreeForm::kOblivious) << depth;
-    EXPECT_EQ(trees[3 + depth].depth, depth);
+    EXPECT_EQ(trees[4 + depth].form, TreeForm::kOblivious) << depth;
+    EXPECT_EQ(trees[4 + depth].depth, depth);
   }
-  // Past the oblivious limit: a walk (more than 64 leaves).
-  EXPECT_EQ(trees[4 + PreparedModel::kMaxObliviousDepth].form, TreeForm::kWalk);
+  // Past the oblivious limit: a walk (more leaves than the bitvector's).
+  EXPECT_EQ(trees[5 + PreparedModel::kMaxObliviousDepth].form, TreeForm::kWalk);
   EXPECT_GT(CountForm(*prepared, TreeForm::kBitvector), 2u);
+  ExpectSameBits(model, &b, 200, everywhere);
   ExpectSameBits(model, &b, 200);
 }
 
@@ -611,11 +621,39 @@ TEST(BitvectorFormTest, ThirtyThreeLeavesTakeTwoWords) {
   b.model.trees.push_back(chain);
   Finish(&b.model);
   auto model = std::make_shared<const TreeEnsemble>(b.model);
+  PrepareOptions everywhere;
+  for (std::uint32_t& limit : everywhere.max_bitvector_leaves) limit = 64;
+  Result<PreparedModel> prepared = PreparedModel::Prepare(model, everywhere);
+  ASSERT_TRUE(prepared.ok());
+  for (Isa tier : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+    EXPECT_EQ(prepared->trees(tier)[0].form, TreeForm::kBitvector);
+    EXPECT_EQ(prepared->trees(tier)[0].words, 2u);
+  }
+  ExpectSameBits(model, &b, 300, everywhere);
+}
+
+// The default plans: the walk on baseline, bitvectors up to the tier's
+// number of leaves, oblivious trees everywhere.
+TEST(BitvectorFormTest, EachTierHasItsPlan) {
+  Builder b(17, ModelFormat::kXgboostJson, 4, 1);
+  AddCompleteTree(&b, 6, 0);  // 64 leaves
+  AddCompleteTree(&b, 7, 0);  // 128 leaves
+  b.AddSymmetricTree(5, 0);
+  Finish(&b.model);
+  auto model = std::make_shared<const TreeEnsemble>(b.model);
   Result<PreparedModel> prepared = PreparedModel::Prepare(model);
   ASSERT_TRUE(prepared.ok());
-  EXPECT_EQ(prepared->trees()[0].form, TreeForm::kBitvector);
-  EXPECT_EQ(prepared->trees()[0].words, 2u);
-  ExpectSameBits(model, &b, 300);
+  const PrepareOptions defaults;
+  for (Isa tier : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+    const auto& trees = prepared->trees(tier);
+    const std::uint32_t limit = defaults.max_bitvector_leaves[static_cast<int>(tier) - 1];
+    EXPECT_EQ(trees[0].form == TreeForm::kBitvector, limit >= 64) << IsaName(tier);
+    EXPECT_EQ(trees[1].form == TreeForm::kBitvector, limit >= 128) << IsaName(tier);
+    EXPECT_EQ(trees[2].form, TreeForm::kOblivious);
+    EXPECT_EQ(prepared->plan(tier).oblivious, 1u);
+    EXPECT_EQ(prepared->plan(tier).bitvector, (limit >= 64) + (limit >= 128));
+  }
+  ExpectSameBits(model, &b, 100);
 }
 
 }  // namespace

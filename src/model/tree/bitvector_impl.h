@@ -19,32 +19,43 @@ inline std::uint32_t KeyAt(const unsigned char* keys, std::uint32_t offset, std:
   return key;
 }
 
-// A tree of at most 64 leaves: every split compared for the group's items,
-// the bitvectors of those that go right ANDed with its keep mask, the exit
-// leaf the lowest bit left.
-template <typename Sum, std::uint32_t kWords>
-void PortableBitvectorTree(const MaskNode* nodes, std::uint32_t splits, const Sum* leaves,
-                           const unsigned char* keys, std::size_t in_block, Sum* out) {
+// Sixteen items' 32-bit words: GCC's vector extension, lowered to what the
+// tier has (four SSE2 registers on baseline).
+using Lanes = std::uint32_t __attribute__((vector_size(kVectorLanes * sizeof(std::uint32_t))));
+
+// Word w's MaskNodes of a kBitvector tree.
+inline const MaskNode* WordBegin(const MaskNode* nodes, const std::uint32_t* word_ends,
+                                 std::uint32_t w) {
+  return nodes + (w == 0 ? 0 : word_ends[w - 1]);
+}
+
+// A tree of at most kMaxBitvectorLeaves leaves, word by word from the
+// highest: every MaskNode of the word compared for the group's items, the
+// word ANDed with its keep mask where the item goes right; the exit leaf is
+// in the lowest word not 0, at its lowest set bit.
+template <typename Sum>
+void PortableBitvectorTree(const MaskNode* nodes, const std::uint32_t* word_ends,
+                           std::uint32_t words, const Sum* leaves, const unsigned char* keys,
+                           std::size_t in_block, Sum* out) {
   for (std::size_t g = 0; g < in_block; g += kVectorLanes) {
-    std::uint32_t low[kVectorLanes];
-    std::uint32_t high[kVectorLanes];
-    for (std::size_t l = 0; l < kVectorLanes; ++l) low[l] = high[l] = ~0u;
-    for (std::uint32_t s = 0; s < splits; ++s) {
-      const MaskNode node = nodes[s];
+    std::uint32_t leaf[kVectorLanes] = {};
+    for (std::uint32_t w = words; w-- > 0;) {
+      Lanes word = ~Lanes{};
+      const MaskNode* end = nodes + word_ends[w];
+      for (const MaskNode* node = WordBegin(nodes, word_ends, w); node != end; ++node) {
+        Lanes key;
+        std::memcpy(&key, keys + node->key_offset + g * sizeof(std::uint32_t), sizeof key);
+        const Lanes left = reinterpret_cast<Lanes>(key < (Lanes{} + node->threshold_key));
+        word &= left | node->keep;
+      }
       for (std::size_t l = 0; l < kVectorLanes; ++l) {
-        const bool right = KeyAt(keys, node.key_offset, g + l) >= node.threshold_key;
-        low[l] &= right ? node.keep[0] : ~0u;
-        if constexpr (kWords == 2) high[l] &= right ? node.keep[1] : ~0u;
+        if (word[l] != 0) {
+          leaf[l] = 32 * w + static_cast<std::uint32_t>(std::countr_zero(word[l]));
+        }
       }
     }
     const std::size_t lanes = in_block - g < kVectorLanes ? in_block - g : kVectorLanes;
-    for (std::size_t l = 0; l < lanes; ++l) {
-      // The exit leaf always survives, so one of the words is not 0.
-      const std::uint32_t leaf = kWords == 1 || low[l] != 0
-                                     ? static_cast<std::uint32_t>(std::countr_zero(low[l]))
-                                     : 32 + static_cast<std::uint32_t>(std::countr_zero(high[l]));
-      out[g + l] += leaves[leaf];
-    }
+    for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[leaf[l]];
   }
 }
 
@@ -99,35 +110,35 @@ inline void AddLeaves(const double* leaves, __m512i index, std::size_t lanes, do
   }
 }
 
-template <typename Sum, std::uint32_t kWords>
-void BitvectorTree(const MaskNode* nodes, std::uint32_t splits, const Sum* leaves,
-                   const unsigned char* keys, std::size_t in_block, Sum* out) {
-  __m512i low[kSimdGroups];
-  __m512i high[kSimdGroups];
-  for (std::size_t g = 0; g < kSimdGroups; ++g) low[g] = high[g] = _mm512_set1_epi32(-1);
-  for (std::uint32_t s = 0; s < splits; ++s) {
-    const MaskNode& node = nodes[s];
-    const __m512i threshold = _mm512_set1_epi32(static_cast<int>(node.threshold_key));
-    const __m512i keep_low = _mm512_set1_epi32(static_cast<int>(node.keep[0]));
-    const __m512i keep_high = _mm512_set1_epi32(static_cast<int>(node.keep[1]));
-    const unsigned char* at = keys + node.key_offset;
+template <typename Sum>
+void BitvectorTree(const MaskNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
+                   const Sum* leaves, const unsigned char* keys, std::size_t in_block, Sum* out) {
+  __m512i leaf[kSimdGroups];
+  for (std::size_t g = 0; g < kSimdGroups; ++g) leaf[g] = _mm512_setzero_si512();
+  for (std::uint32_t w = words; w-- > 0;) {
+    __m512i word[kSimdGroups];
+    for (std::size_t g = 0; g < kSimdGroups; ++g) word[g] = _mm512_set1_epi32(-1);
+    const MaskNode* end = nodes + word_ends[w];
+    for (const MaskNode* node = WordBegin(nodes, word_ends, w); node != end; ++node) {
+      const __m512i threshold = _mm512_set1_epi32(static_cast<int>(node->threshold_key));
+      const __m512i keep = _mm512_set1_epi32(static_cast<int>(node->keep));
+      const unsigned char* at = keys + node->key_offset;
 #pragma GCC unroll 4
+      for (std::size_t g = 0; g < kSimdGroups; ++g) {
+        const __m512i key = _mm512_loadu_si512(at + g * kSimdLanes * sizeof(std::uint32_t));
+        const __mmask16 right = _mm512_cmp_epu32_mask(key, threshold, _MM_CMPINT_NLT);
+        word[g] = _mm512_mask_and_epi32(word[g], right, word[g], keep);
+      }
+    }
+    const __m512i base = _mm512_set1_epi32(static_cast<int>(32 * w));
     for (std::size_t g = 0; g < kSimdGroups; ++g) {
-      const __m512i key = _mm512_loadu_si512(at + g * kSimdLanes * sizeof(std::uint32_t));
-      const __mmask16 right = _mm512_cmp_epu32_mask(key, threshold, _MM_CMPINT_NLT);
-      low[g] = _mm512_mask_and_epi32(low[g], right, low[g], keep_low);
-      if constexpr (kWords == 2)
-        high[g] = _mm512_mask_and_epi32(high[g], right, high[g], keep_high);
+      const __mmask16 found = _mm512_test_epi32_mask(word[g], word[g]);
+      leaf[g] = _mm512_mask_add_epi32(leaf[g], found, LowestBit(word[g]), base);
     }
   }
   for (std::size_t g = 0; g < kSimdGroups && g * kSimdLanes < in_block; ++g) {
-    __m512i leaf = LowestBit(low[g]);
-    if constexpr (kWords == 2) {
-      const __mmask16 in_high = _mm512_cmpeq_epi32_mask(low[g], _mm512_setzero_si512());
-      leaf = _mm512_mask_add_epi32(leaf, in_high, LowestBit(high[g]), _mm512_set1_epi32(32));
-    }
     const std::size_t rest = in_block - g * kSimdLanes;
-    AddLeaves(leaves, leaf, rest < kSimdLanes ? rest : kSimdLanes, out + g * kSimdLanes);
+    AddLeaves(leaves, leaf[g], rest < kSimdLanes ? rest : kSimdLanes, out + g * kSimdLanes);
   }
 }
 
@@ -200,44 +211,43 @@ inline void AddLeaves(const double* leaves, __m256i index, std::size_t lanes, do
   for (std::size_t l = 0; l < lanes; ++l) out[l] += leaves[at[l]];
 }
 
-template <typename Sum, std::uint32_t kWords>
-void BitvectorTree(const MaskNode* nodes, std::uint32_t splits, const Sum* leaves,
-                   const unsigned char* keys, std::size_t in_block, Sum* out) {
+template <typename Sum>
+void BitvectorTree(const MaskNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
+                   const Sum* leaves, const unsigned char* keys, std::size_t in_block, Sum* out) {
   const __m256i flip = _mm256_set1_epi32(static_cast<int>(0x80000000u));
   for (std::size_t first = 0; first < in_block; first += kSimdGroups * kSimdLanes) {
-    __m256i low[kSimdGroups];
-    __m256i high[kSimdGroups];
-    for (std::size_t g = 0; g < kSimdGroups; ++g) low[g] = high[g] = _mm256_set1_epi32(-1);
+    __m256i leaf[kSimdGroups];
+    for (std::size_t g = 0; g < kSimdGroups; ++g) leaf[g] = _mm256_setzero_si256();
     const unsigned char* group_keys = keys + first * sizeof(std::uint32_t);
-    for (std::uint32_t s = 0; s < splits; ++s) {
-      const MaskNode& node = nodes[s];
-      const __m256i threshold =
-          _mm256_set1_epi32(static_cast<int>(node.threshold_key ^ 0x80000000u));
-      const __m256i keep_low = _mm256_set1_epi32(static_cast<int>(node.keep[0]));
-      const __m256i keep_high = _mm256_set1_epi32(static_cast<int>(node.keep[1]));
-      const unsigned char* at = group_keys + node.key_offset;
+    for (std::uint32_t w = words; w-- > 0;) {
+      __m256i word[kSimdGroups];
+      for (std::size_t g = 0; g < kSimdGroups; ++g) word[g] = _mm256_set1_epi32(-1);
+      const MaskNode* end = nodes + word_ends[w];
+      for (const MaskNode* node = WordBegin(nodes, word_ends, w); node != end; ++node) {
+        const __m256i threshold =
+            _mm256_set1_epi32(static_cast<int>(node->threshold_key ^ 0x80000000u));
+        const __m256i keep = _mm256_set1_epi32(static_cast<int>(node->keep));
+        const unsigned char* at = group_keys + node->key_offset;
 #pragma GCC unroll 4
-      for (std::size_t g = 0; g < kSimdGroups; ++g) {
-        const __m256i key = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(
-                                                 at + g * kSimdLanes * sizeof(std::uint32_t))),
-                                             flip);
-        // All ones where the item goes left (key < threshold): keep all.
-        const __m256i left = _mm256_cmpgt_epi32(threshold, key);
-        low[g] = _mm256_and_si256(low[g], _mm256_or_si256(left, keep_low));
-        if constexpr (kWords == 2) {
-          high[g] = _mm256_and_si256(high[g], _mm256_or_si256(left, keep_high));
+        for (std::size_t g = 0; g < kSimdGroups; ++g) {
+          const __m256i key = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(
+                                                   at + g * kSimdLanes * sizeof(std::uint32_t))),
+                                               flip);
+          // All ones where the item goes left (key < threshold): keep all.
+          const __m256i left = _mm256_cmpgt_epi32(threshold, key);
+          word[g] = _mm256_and_si256(word[g], _mm256_or_si256(left, keep));
         }
+      }
+      const __m256i base = _mm256_set1_epi32(static_cast<int>(32 * w));
+      for (std::size_t g = 0; g < kSimdGroups; ++g) {
+        const __m256i empty = _mm256_cmpeq_epi32(word[g], _mm256_setzero_si256());
+        leaf[g] = _mm256_blendv_epi8(_mm256_add_epi32(LowestBit(word[g]), base), leaf[g], empty);
       }
     }
     for (std::size_t g = 0; g < kSimdGroups && first + g * kSimdLanes < in_block; ++g) {
-      __m256i leaf = LowestBit(low[g]);
-      if constexpr (kWords == 2) {
-        const __m256i in_high = _mm256_cmpeq_epi32(low[g], _mm256_setzero_si256());
-        const __m256i high_leaf = _mm256_add_epi32(LowestBit(high[g]), _mm256_set1_epi32(32));
-        leaf = _mm256_blendv_epi8(leaf, high_leaf, in_high);
-      }
       const std::size_t rest = in_block - first - g * kSimdLanes;
-      AddLeaves(leaves, leaf, rest < kSimdLanes ? rest : kSimdLanes, out + first + g * kSimdLanes);
+      AddLeaves(leaves, leaf[g], rest < kSimdLanes ? rest : kSimdLanes,
+                out + first + g * kSimdLanes);
     }
   }
 }
@@ -276,10 +286,10 @@ void ObliviousTree(const HeapNode* levels, std::uint32_t depth, const Sum* leave
 #endif
 
 #ifndef CALCJIT_BITVECTOR_SIMD
-template <typename Sum, std::uint32_t kWords>
-void BitvectorTree(const MaskNode* nodes, std::uint32_t splits, const Sum* leaves,
-                   const unsigned char* keys, std::size_t in_block, Sum* out) {
-  PortableBitvectorTree<Sum, kWords>(nodes, splits, leaves, keys, in_block, out);
+template <typename Sum>
+void BitvectorTree(const MaskNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
+                   const Sum* leaves, const unsigned char* keys, std::size_t in_block, Sum* out) {
+  PortableBitvectorTree<Sum>(nodes, word_ends, words, leaves, keys, in_block, out);
 }
 template <typename Sum>
 void ObliviousTree(const HeapNode* levels, std::uint32_t depth, const Sum* leaves,

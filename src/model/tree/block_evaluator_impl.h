@@ -28,6 +28,14 @@ namespace calcjit::model::CALCJIT_MODEL_TIER {
 namespace {
 
 constexpr std::size_t kBlock = PreparedModel::kBlockItems;
+// This tier's plan (PreparedModel::trees), by the compile flags that make it.
+#if defined(__AVX512F__)
+constexpr Isa kTier = Isa::kAvx512;
+#elif defined(__AVX2__)
+constexpr Isa kTier = Isa::kAvx2;
+#else
+constexpr Isa kTier = Isa::kBaseline;
+#endif
 // Items walked together through one tree: eight chains of dependent loads
 // that the CPU overlaps (measured: four leave latency exposed, sixteen spill
 // the indices out of the sixteen integer registers).
@@ -186,14 +194,15 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
   const std::size_t block_bytes = prepared.slots().size() * slot_bytes;
   const std::size_t blocks = (count + kBlock - 1) / kBlock;
   const FastNode* all_nodes = prepared.nodes().data();
-  const auto& chunks = prepared.chunk_starts();
+  const auto& chunks = prepared.chunk_starts(kTier);
+  const FastTree* trees = prepared.trees(kTier).data();
   for (std::size_t c = 0; c + 1 < chunks.size(); ++c) {
     for (std::size_t b = 0; b < blocks; ++b) {
       const std::size_t block_first = b * kBlock;
       const std::size_t in_block = count - block_first < kBlock ? count - block_first : kBlock;
       const unsigned char* block_keys = keys + b * block_bytes;
       for (std::uint32_t t = chunks[c]; t < chunks[c + 1]; ++t) {
-        const FastTree& tree = prepared.trees()[t];
+        const FastTree& tree = trees[t];
         Sum* out = sums[tree.output] + block_first;
         if (tree.form == TreeForm::kReference) {
           const Tree& big = model.trees[static_cast<std::size_t>(tree.reference_tree)];
@@ -210,14 +219,9 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
           leaves = prepared.double_leaves().data();
         }
         if (tree.form == TreeForm::kBitvector) {
-          const MaskNode* nodes = prepared.mask_nodes().data() + tree.first_node;
-          if (tree.words == 1) {
-            BitvectorTree<Sum, 1>(nodes, tree.depth, leaves + tree.first_leaf, block_keys, in_block,
-                                  out);
-          } else {
-            BitvectorTree<Sum, 2>(nodes, tree.depth, leaves + tree.first_leaf, block_keys, in_block,
-                                  out);
-          }
+          BitvectorTree<Sum>(prepared.mask_nodes().data() + tree.first_node,
+                             prepared.word_ends().data() + tree.first_word, tree.words,
+                             leaves + tree.first_leaf, block_keys, in_block, out);
           continue;
         }
         if (tree.form == TreeForm::kOblivious) {

@@ -117,12 +117,13 @@ FastNode SplitNode(const TreeEnsemble& model, const TreeNode& node, SlotTable* s
   return out;
 }
 
-// The leaves of bits [lo, hi) of a 64-bit bitvector (hi - lo may be 64: no
-// shift by 64).
-std::uint64_t BitRange(std::uint32_t lo, std::uint32_t hi) {
+// The bits of [lo, hi) (0 <= lo <= hi <= 32) in a 32-bit word: no shift by
+// 32 when the range is the whole word.
+std::uint32_t WordBits(std::uint32_t lo, std::uint32_t hi) {
   const std::uint32_t width = hi - lo;
-  const std::uint64_t ones = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
-  return width == 0 ? 0 : ones << lo;
+  if (width == 0) return 0;
+  const std::uint32_t ones = width >= 32 ? ~0u : (1u << width) - 1;
+  return ones << lo;
 }
 
 }  // namespace
@@ -186,23 +187,35 @@ void PreparedModel::LayOutBitvector(const TreeEnsemble& model, const Tree& tree,
     stack.push_back(node.left);
   }
   fast->form = TreeForm::kBitvector;
-  fast->depth = static_cast<std::uint32_t>(splits.size());
-  fast->words = leaves.size() > 32 ? 2 : 1;
+  fast->words = static_cast<std::uint32_t>((leaves.size() + 31) / 32);
   fast->first_node = static_cast<std::uint32_t>(prepared->mask_nodes_.size());
+  fast->first_word = static_cast<std::uint32_t>(prepared->word_ends_.size());
+  std::vector<FastNode> split_keys;
   for (std::uint32_t index : splits) {
-    const TreeNode& node = model.node(tree, index);
-    const FastNode split = SplitNode(model, node, slots);
-    const std::uint64_t keep = ~BitRange(first_leaf[node.left], first_leaf[node.right]);
-    prepared->mask_nodes_.push_back(
-        MaskNode{split.threshold_key,
-                 std::uint32_t{split.slot} << kSlotShift,
-                 {static_cast<std::uint32_t>(keep), static_cast<std::uint32_t>(keep >> 32)}});
+    split_keys.push_back(SplitNode(model, model.node(tree, index), slots));
   }
+  // Word by word, the splits whose left subtree's leaves meet the word.
+  for (std::uint32_t w = 0; w < fast->words; ++w) {
+    const std::uint32_t word_lo = 32 * w;
+    const std::uint32_t word_hi = word_lo + 32;
+    for (std::size_t s = 0; s < splits.size(); ++s) {
+      const TreeNode& node = model.node(tree, splits[s]);
+      const std::uint32_t lo = std::max(first_leaf[node.left], word_lo);
+      const std::uint32_t hi = std::min(first_leaf[node.right], word_hi);
+      if (lo >= hi) continue;
+      prepared->mask_nodes_.push_back(MaskNode{split_keys[s].threshold_key,
+                                               std::uint32_t{split_keys[s].slot} << kSlotShift,
+                                               ~WordBits(lo - word_lo, hi - word_lo)});
+    }
+    prepared->word_ends_.push_back(
+        static_cast<std::uint32_t>(prepared->mask_nodes_.size() - fast->first_node));
+  }
+  fast->depth = static_cast<std::uint32_t>(prepared->mask_nodes_.size() - fast->first_node);
   fast->first_leaf = prepared->AddLeaves(float64, leaves.size());
   for (std::size_t i = 0; i < leaves.size(); ++i) {
     prepared->SetLeaf(float64, fast->first_leaf + i, model.node(tree, leaves[i]).value);
   }
-  fast->bytes = static_cast<std::uint32_t>(splits.size() * sizeof(MaskNode) +
+  fast->bytes = static_cast<std::uint32_t>(fast->depth * sizeof(MaskNode) +
                                            leaves.size() * (float64 ? 8 : 4));
 }
 
@@ -280,8 +293,8 @@ void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool
 }
 
 std::string TreePlan::Describe() const {
-  std::string out = "evaluator:";
-  const char* separator = " ";
+  std::string out;
+  const char* separator = "";
   auto add = [&](std::uint64_t count, const char* what) {
     if (count == 0) return;
     out += separator + std::to_string(count) + " " + what;
@@ -289,7 +302,8 @@ std::string TreePlan::Describe() const {
   };
   add(bitvector, "bitvector");
   add(oblivious, "oblivious");
-  add(walk_over_64_leaves, "walk (over 64 leaves)");
+  const std::string many = "walk (over " + std::to_string(max_bitvector_leaves) + " leaves)";
+  add(walk_many_leaves, many.c_str());
   add(walk_too_deep_oblivious, "walk (symmetric, deeper than 12)");
   add(reference, "reference walk (past the layout's limits)");
   return out;
@@ -309,6 +323,8 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
     slots.Get(first_slot);
     std::vector<std::uint32_t> position;  // canonical node -> breadth-first position
     std::deque<std::uint32_t> queue;
+    // Tree t's bitvector form, where it has one (else form kWalk).
+    std::vector<FastTree> candidates(model.trees.size());
     for (std::size_t t = 0; t < model.trees.size(); ++t) {
       const Tree& tree = model.trees[t];
       FastTree fast;
@@ -333,7 +349,7 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
         }
       }
       // The form of this tree (docs/DESIGN.md, "Tree evaluators"): oblivious
-      // when symmetric, else bitvector up to 64 leaves, else a walk.
+      // when symmetric, else bitvector up to kMaxBitvectorLeaves leaves, else a walk.
       const int symmetric =
           options.oblivious ? SymmetricDepth(model, tree, kMaxObliviousDepth) : -1;
       if (symmetric >= 0) {
@@ -342,11 +358,14 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
         prepared.trees_.push_back(fast);
         continue;
       }
-      if (options.bitvector &&
-          (count + 1) / 2 <= kMaxBitvectorLeaves) {  // a full binary tree: (count + 1) / 2 leaves
-        LayOutBitvector(model, tree, float64, &slots, &prepared, &fast);
-        prepared.trees_.push_back(fast);
-        continue;
+      // A tree small enough has both layouts: each tier's plan picks one
+      // (below). A full binary tree has (count + 1) / 2 leaves.
+      const std::uint32_t leaves = (count + 1) / 2;
+      if (options.bitvector && leaves <= kMaxBitvectorLeaves) {
+        FastTree bitvector = fast;
+        LayOutBitvector(model, tree, float64, &slots, &prepared, &bitvector);
+        bitvector.leaves = leaves;
+        candidates[t] = bitvector;
       }
       if (count > kMaxFastTreeNodes) {
         fast.form = TreeForm::kReference;
@@ -400,6 +419,7 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       prepared.nodes_.clear();
       prepared.heap_nodes_.clear();
       prepared.mask_nodes_.clear();
+      prepared.word_ends_.clear();
       prepared.float_leaves_.clear();
       prepared.double_leaves_.clear();
       for (std::size_t t = 0; t < prepared.trees_.size(); ++t) {
@@ -413,42 +433,57 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       slots.Get(first_slot);
     }
     prepared.slots_ = slots.Take();
-    for (std::size_t t = 0; t < prepared.trees_.size(); ++t) {
-      TreePlan& plan = prepared.plan_;
-      switch (prepared.trees_[t].form) {
-        case TreeForm::kBitvector:
-          ++plan.bitvector;
-          break;
-        case TreeForm::kOblivious:
-          ++plan.oblivious;
-          break;
-        case TreeForm::kWalk:
-        case TreeForm::kHeap:
-          // Symmetric but past kMaxObliviousDepth, or over 64 leaves.
-          if (options.oblivious && SymmetricDepth(model, model.trees[t]) >= 0) {
-            ++plan.walk_too_deep_oblivious;
-          } else {
-            ++plan.walk_over_64_leaves;
-          }
-          break;
-        case TreeForm::kReference:
-          ++plan.reference;
-          break;
-      }
-    }
+    if (prepared.reference_only_) candidates.assign(candidates.size(), FastTree{});
 
-    // Chunks of consecutive trees of about kChunkBytes.
-    std::size_t bytes = 0;
-    prepared.chunk_starts_.push_back(0);
-    for (std::size_t t = 0; t < prepared.trees_.size(); ++t) {
-      const std::size_t tree_bytes = prepared.trees_[t].bytes;
-      if (bytes > 0 && bytes + tree_bytes > kChunkBytes) {
-        prepared.chunk_starts_.push_back(static_cast<std::uint32_t>(t));
-        bytes = 0;
+    // Each tier's plan (the one selection point): a tree's bitvector form
+    // where the tier takes one of that many leaves, else its walk form.
+    for (int tier = 0; tier < kTiers; ++tier) {
+      std::vector<FastTree>& trees = prepared.tier_trees_[tier];
+      TreePlan& plan = prepared.plans_[tier];
+      trees = prepared.trees_;
+      for (std::size_t t = 0; t < trees.size(); ++t) {
+        const FastTree& bitvector = candidates[t];
+        if (bitvector.form == TreeForm::kBitvector &&
+            bitvector.leaves <= options.max_bitvector_leaves[tier]) {
+          trees[t] = bitvector;
+        }
+        switch (trees[t].form) {
+          case TreeForm::kBitvector:
+            ++plan.bitvector;
+            break;
+          case TreeForm::kOblivious:
+            ++plan.oblivious;
+            break;
+          case TreeForm::kWalk:
+          case TreeForm::kHeap:
+            // Symmetric but past kMaxObliviousDepth, or too many leaves.
+            if (options.oblivious && SymmetricDepth(model, model.trees[t]) >= 0) {
+              ++plan.walk_too_deep_oblivious;
+            } else {
+              ++plan.walk_many_leaves;
+            }
+            break;
+          case TreeForm::kReference:
+            ++plan.reference;
+            break;
+        }
       }
-      bytes += tree_bytes;
+      plan.max_bitvector_leaves = options.max_bitvector_leaves[tier];
+      // Chunks of consecutive trees of about kChunkBytes.
+      std::vector<std::uint32_t>& chunks = prepared.tier_chunks_[tier];
+      std::size_t bytes = 0;
+      chunks.push_back(0);
+      for (std::size_t t = 0; t < trees.size(); ++t) {
+        const std::size_t tree_bytes = trees[t].bytes;
+        if (bytes > 0 && bytes + tree_bytes > kChunkBytes) {
+          chunks.push_back(static_cast<std::uint32_t>(t));
+          bytes = 0;
+        }
+        bytes += tree_bytes;
+      }
+      chunks.push_back(static_cast<std::uint32_t>(trees.size()));
     }
-    prepared.chunk_starts_.push_back(static_cast<std::uint32_t>(prepared.trees_.size()));
+    prepared.trees_.clear();
 
     // Items per pass: the keys of every slot and (Sum::kFloat64) the float64 sums
     // of every output for that many items should take about kPassBytes.

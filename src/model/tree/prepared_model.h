@@ -38,17 +38,18 @@
 // Two more forms, chosen per tree (TreeForm; docs/DESIGN.md, "Tree
 // evaluators"):
 //
-// - kBitvector, a tree of at most 64 leaves (any shape), evaluated the
-//   QuickScorer way (Lucchese et al., SIGIR 2015; vectorized across items as
-//   in vQS, SIGIR 2016): its leaves are numbered left to right; each split is
-//   a MaskNode holding the leaves that survive when the split is false (the
-//   item goes right: every leaf of its left subtree is cleared). An item's
-//   bitvector starts all ones and is ANDed with the mask of every false
-//   split; the exit leaf is its lowest set bit. Every split of the tree is
-//   compared for a whole register of items at once, with no dependent loads
-//   and no branch. The bitvector is two 32-bit words (leaves 0-31, 32-63),
-//   one when the tree has at most 32 leaves, so that a compare of sixteen
-//   32-bit keys masks sixteen words.
+// - kBitvector, a tree of at most kMaxBitvectorLeaves leaves (any shape),
+//   evaluated the QuickScorer way (Lucchese et al., SIGIR 2015; vectorized
+//   across items as in vQS, SIGIR 2016): its leaves are numbered left to
+//   right; a split that is false for an item (the item goes right) clears
+//   the leaves of its left subtree, a range, from the item's bitvector, which
+//   starts all ones; the exit leaf is the lowest bit left. The bitvector is
+//   split into 32-bit words, and each word is computed on its own from the
+//   MaskNodes whose range meets it (most splits meet one word: their
+//   compare, a masked AND), so a register holds one word of sixteen items
+//   and the cost is about one compare and one AND per split, whatever the
+//   number of words; the exit leaf is in the lowest word not 0. No
+//   dependent loads and no branch on the data.
 // - kOblivious, a symmetric tree (symmetric_tree.h: CatBoost's, or any that
 //   happens to be) of depth at most kMaxObliviousDepth: one HeapNode per
 //   level, and the leaf index is the level's decisions as bits (right = 1,
@@ -64,6 +65,7 @@
 #include <string>
 #include <vector>
 
+#include "calcjit/cpu.h"
 #include "calcjit/status.h"
 #include "model/tree/ensemble.h"
 
@@ -105,14 +107,15 @@ struct HeapNode {
 };
 static_assert(sizeof(HeapNode) == 8);
 
-// A split of a kBitvector tree: the item goes left iff key < threshold_key;
-// when it does not, its bitvector is ANDed with keep (leaves 0-31, 32-63).
+// A split of a kBitvector tree as it meets one word of the bitvector: the
+// item goes left iff key < threshold_key; when it does not, the word is
+// ANDed with keep.
 struct MaskNode {
   std::uint32_t threshold_key;
   std::uint32_t key_offset;  // slot << kSlotShift: bytes from the block's keys
-  std::uint32_t keep[2];
+  std::uint32_t keep;
 };
-static_assert(sizeof(MaskNode) == 16);
+static_assert(sizeof(MaskNode) == 12);
 
 // How a tree is evaluated, chosen once at preparation (PreparedModel).
 enum class TreeForm : std::uint8_t {
@@ -139,8 +142,12 @@ struct FastTree {
   // positions h in [1, 2^depth), its leaves *_leaves()[first_leaf + h - 2^depth].
   // kBitvector: leaf i (left to right) is *_leaves()[first_leaf + i];
   // kOblivious: leaf index i (decisions as bits) likewise.
-  // kBitvector: 32-bit words of its bitvector (1 for at most 32 leaves, else 2).
+  std::uint32_t leaves = 0;  // kBitvector: the tree's leaves
+  // kBitvector: 32-bit words of its bitvector (leaves / 32, rounded up);
+  // word w's MaskNodes are mask_nodes()[first_node + word_ends()[first_word +
+  // w - 1], first_node + word_ends()[first_word + w]) (from 0 for w = 0).
   std::uint32_t words = 0;
+  std::uint32_t first_word = 0;
   std::uint32_t first_leaf = 0;
   std::uint32_t bytes = 0;  // of nodes and leaves, for grouping into chunks
   // A tree too large for 16-bit child offsets (over 65,535 nodes) is walked
@@ -163,16 +170,22 @@ struct ScratchLayout {
 struct PrepareOptions {
   bool bitvector = true;
   bool oblivious = true;
+  // Per tier (baseline, avx2, avx512): trees of at most this many leaves
+  // take the bitvector form (at most kMaxBitvectorLeaves), larger ones a
+  // walk. Measured (docs/PERFORMANCE.md, run Q): the baseline tier's plain
+  // loops lose to the walk; AVX2 wins up to 64 leaves, AVX-512 up to 256.
+  std::uint32_t max_bitvector_leaves[3] = {0, 64, 256};
 };
 
-// How many trees took each form and why, for `calcjit check` (the model's
-// description): "evaluator: 480 bitvector, 20 heap walk (over 64 leaves)".
+// How many trees took each form on one tier and why, for `calcjit check`
+// (the model's description): "480 bitvector, 20 walk (over 256 leaves)".
 struct TreePlan {
   std::uint64_t bitvector = 0;
   std::uint64_t oblivious = 0;
-  std::uint64_t walk_over_64_leaves = 0;  // kWalk or kHeap
+  std::uint64_t walk_many_leaves = 0;  // kWalk or kHeap: over kMaxBitvectorLeaves
   std::uint64_t walk_too_deep_oblivious = 0;
   std::uint64_t reference = 0;  // too large for the layout
+  std::uint32_t max_bitvector_leaves = 0;
   std::string Describe() const;
 };
 
@@ -183,7 +196,7 @@ class PreparedModel {
   static constexpr std::size_t kBlockItems = 64;
   static constexpr unsigned kSlotShift = 8;  // log2(kBlockItems * sizeof(uint32_t))
   // Trees of at most this many leaves take the bitvector form.
-  static constexpr std::uint32_t kMaxBitvectorLeaves = 64;
+  static constexpr std::uint32_t kMaxBitvectorLeaves = 256;
   // Symmetric trees of at most this depth take the oblivious form (2^depth
   // leaves kept).
   static constexpr std::uint32_t kMaxObliviousDepth = 12;
@@ -199,12 +212,19 @@ class PreparedModel {
   const std::vector<FastNode>& nodes() const { return nodes_; }
   const std::vector<HeapNode>& heap_nodes() const { return heap_nodes_; }
   const std::vector<MaskNode>& mask_nodes() const { return mask_nodes_; }
+  const std::vector<std::uint32_t>& word_ends() const { return word_ends_; }
   const std::vector<float>& float_leaves() const { return float_leaves_; }     // Sum::kFloat32
   const std::vector<double>& double_leaves() const { return double_leaves_; }  // Sum::kFloat64
   const std::vector<Slot>& slots() const { return slots_; }
-  const std::vector<FastTree>& trees() const { return trees_; }
+  // The trees as tier `tier` evaluates them (kAuto: this CPU's best), in
+  // the file's order: each tier has its plan, chosen once, here.
+  const std::vector<FastTree>& trees(Isa tier = Isa::kAuto) const {
+    return tier_trees_[TierIndex(tier)];
+  }
   // Tree chunk c is trees [chunk_starts[c], chunk_starts[c + 1]).
-  const std::vector<std::uint32_t>& chunk_starts() const { return chunk_starts_; }
+  const std::vector<std::uint32_t>& chunk_starts(Isa tier = Isa::kAuto) const {
+    return tier_chunks_[TierIndex(tier)];
+  }
   // Items evaluated together between chunks (a multiple of kBlockItems).
   std::size_t items_per_pass() const { return items_per_pass_; }
   // The whole model goes through the reference evaluator (more than 65,535
@@ -212,7 +232,7 @@ class PreparedModel {
   bool reference_only() const { return reference_only_; }
   const ScratchLayout& scratch_layout() const { return scratch_layout_; }
   // The form of every tree, counted (the one selection point is Prepare).
-  const TreePlan& plan() const { return plan_; }
+  const TreePlan& plan(Isa tier = Isa::kAuto) const { return plans_[TierIndex(tier)]; }
 
  private:
   // One tree in heap order; `slot_table` is the SlotTable of Prepare.
@@ -233,15 +253,22 @@ class PreparedModel {
   std::vector<FastNode> nodes_;
   std::vector<HeapNode> heap_nodes_;
   std::vector<MaskNode> mask_nodes_;
+  std::vector<std::uint32_t> word_ends_;
   std::vector<float> float_leaves_;
   std::vector<double> double_leaves_;
   std::vector<Slot> slots_;
-  std::vector<FastTree> trees_;
-  std::vector<std::uint32_t> chunk_starts_;
+  static constexpr int kTiers = 3;
+  static int TierIndex(Isa tier) {
+    const Isa isa = tier == Isa::kAuto ? BestIsa() : tier;
+    return isa == Isa::kAvx512 ? 2 : isa == Isa::kAvx2 ? 1 : 0;
+  }
+  std::vector<FastTree> trees_;  // while preparing: each tree's walk form
+  std::vector<FastTree> tier_trees_[kTiers];
+  std::vector<std::uint32_t> tier_chunks_[kTiers];
   std::size_t items_per_pass_ = kBlockItems;
   bool reference_only_ = false;
   ScratchLayout scratch_layout_;
-  TreePlan plan_;
+  TreePlan plans_[kTiers];
 };
 
 // The order-preserving key of a non-NaN float (see above).

@@ -153,7 +153,8 @@ class TreeModel final : public Model {
     summary.tree_nodes = info.num_nodes;
     // With how its trees are evaluated, chosen at preparation: what `check`
     // shows (prepared_model.h, TreePlan).
-    summary.description = DescribeModel(info) + "; " + loaded.prepared.plan().Describe();
+    summary.description = DescribeModel(info) + "; evaluator (" + std::string(IsaName(BestIsa())) +
+                          "): " + loaded.prepared.plan().Describe();
     return summary;
   }
 
