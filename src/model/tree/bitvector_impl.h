@@ -13,15 +13,10 @@
 // Items whose bitvectors are computed together: two 32-bit words each.
 constexpr std::size_t kVectorLanes = 16;
 
-inline std::uint32_t KeyAt(const unsigned char* keys, std::uint32_t offset, std::size_t item) {
-  std::uint32_t key;
-  std::memcpy(&key, keys + offset + item * sizeof(std::uint32_t), sizeof key);
-  return key;
-}
-
 // Sixteen items' 32-bit words: GCC's vector extension, lowered to what the
 // tier has (four SSE2 registers on baseline).
 using Lanes = std::uint32_t __attribute__((vector_size(kVectorLanes * sizeof(std::uint32_t))));
+using SignedLanes = std::int32_t __attribute__((vector_size(kVectorLanes * sizeof(std::uint32_t))));
 
 // Word w's MaskNodes of a kBitvector tree.
 inline const MaskNode* WordBegin(const MaskNode* nodes, const std::uint32_t* word_ends,
@@ -43,9 +38,10 @@ void PortableBitvectorTree(const MaskNode* nodes, const std::uint32_t* word_ends
       Lanes word = ~Lanes{};
       const MaskNode* end = nodes + word_ends[w];
       for (const MaskNode* node = WordBegin(nodes, word_ends, w); node != end; ++node) {
-        Lanes key;
+        SignedLanes key;
         std::memcpy(&key, keys + node->key_offset + g * sizeof(std::uint32_t), sizeof key);
-        const Lanes left = reinterpret_cast<Lanes>(key < (Lanes{} + node->threshold_key));
+        const Lanes left = reinterpret_cast<Lanes>(
+            key < (SignedLanes{} + static_cast<std::int32_t>(node->threshold_key)));
         word &= left | node->keep;
       }
       for (std::size_t l = 0; l < kVectorLanes; ++l) {
@@ -64,14 +60,15 @@ template <typename Sum>
 void PortableObliviousTree(const HeapNode* levels, std::uint32_t depth, const Sum* leaves,
                            const unsigned char* keys, std::size_t in_block, Sum* out) {
   for (std::size_t g = 0; g < in_block; g += kVectorLanes) {
-    std::uint32_t index[kVectorLanes];
-    for (std::size_t l = 0; l < kVectorLanes; ++l) index[l] = 0;
+    SignedLanes index = SignedLanes{};
     for (std::uint32_t d = 0; d < depth; ++d) {
       const HeapNode level = levels[d];
-      for (std::size_t l = 0; l < kVectorLanes; ++l) {
-        index[l] = 2 * index[l] + static_cast<std::uint32_t>(KeyAt(keys, level.key_offset, g + l) >=
-                                                             level.threshold_key);
-      }
+      SignedLanes key;
+      std::memcpy(&key, keys + level.key_offset + g * sizeof(std::uint32_t), sizeof key);
+      // -1 where the item goes right: index = 2 * index + (right ? 1 : 0).
+      const SignedLanes right =
+          key >= (SignedLanes{} + static_cast<std::int32_t>(level.threshold_key));
+      index = index + index - right;
     }
     const std::size_t lanes = in_block - g < kVectorLanes ? in_block - g : kVectorLanes;
     for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[index[l]];
@@ -142,7 +139,7 @@ void BitvectorTree(const MaskNode* nodes, const std::uint32_t* word_ends, std::u
 #pragma GCC unroll 8
       for (std::size_t g = 0; g < kSimdGroups; ++g) {
         const __m512i key = _mm512_loadu_si512(at + g * kSimdLanes * sizeof(std::uint32_t));
-        const __mmask16 right = _mm512_cmp_epu32_mask(key, threshold, _MM_CMPINT_NLT);
+        const __mmask16 right = _mm512_cmp_epi32_mask(key, threshold, _MM_CMPINT_NLT);
         AndWhere(word[g], right, keep);
       }
     }
@@ -171,7 +168,7 @@ void ObliviousTree(const HeapNode* levels, std::uint32_t depth, const Sum* leave
 #pragma GCC unroll 8
     for (std::size_t g = 0; g < kSimdGroups; ++g) {
       const __m512i key = _mm512_loadu_si512(at + g * kSimdLanes * sizeof(std::uint32_t));
-      const __mmask16 right = _mm512_cmp_epu32_mask(key, threshold, _MM_CMPINT_NLT);
+      const __mmask16 right = _mm512_cmp_epi32_mask(key, threshold, _MM_CMPINT_NLT);
       index[g] = _mm512_add_epi32(index[g], index[g]);
       IncrementWhere(index[g], right, one);
     }
@@ -183,9 +180,8 @@ void ObliviousTree(const HeapNode* levels, std::uint32_t depth, const Sum* leave
 }
 
 #elif defined(__AVX2__)
-// AVX2: eight items per register, eight registers (64 items) per split. No
-// unsigned compare: keys and thresholds are compared with their top bit
-// flipped, as signed.
+// AVX2: eight items per register, eight registers (64 items) per split;
+// keys compare as signed (kKeyBias).
 #define CALCJIT_BITVECTOR_SIMD 1
 constexpr std::size_t kSimdLanes = 8;
 constexpr std::size_t kSimdGroups = 8;
@@ -230,7 +226,6 @@ inline void AddLeaves(const double* leaves, __m256i index, std::size_t lanes, do
 template <typename Sum>
 void BitvectorTree(const MaskNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
                    const Sum* leaves, const unsigned char* keys, std::size_t in_block, Sum* out) {
-  const __m256i flip = _mm256_set1_epi32(static_cast<int>(0x80000000u));
   for (std::size_t first = 0; first < in_block; first += kSimdGroups * kSimdLanes) {
     __m256i leaf[kSimdGroups];
     for (std::size_t g = 0; g < kSimdGroups; ++g) leaf[g] = _mm256_setzero_si256();
@@ -240,15 +235,13 @@ void BitvectorTree(const MaskNode* nodes, const std::uint32_t* word_ends, std::u
       for (std::size_t g = 0; g < kSimdGroups; ++g) word[g] = _mm256_set1_epi32(-1);
       const MaskNode* end = nodes + word_ends[w];
       for (const MaskNode* node = WordBegin(nodes, word_ends, w); node != end; ++node) {
-        const __m256i threshold =
-            _mm256_set1_epi32(static_cast<int>(node->threshold_key ^ 0x80000000u));
+        const __m256i threshold = _mm256_set1_epi32(static_cast<int>(node->threshold_key));
         const __m256i keep = _mm256_set1_epi32(static_cast<int>(node->keep));
         const unsigned char* at = group_keys + node->key_offset;
 #pragma GCC unroll 8
         for (std::size_t g = 0; g < kSimdGroups; ++g) {
-          const __m256i key = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(
-                                                   at + g * kSimdLanes * sizeof(std::uint32_t))),
-                                               flip);
+          const __m256i key = _mm256_loadu_si256(
+              reinterpret_cast<const __m256i*>(at + g * kSimdLanes * sizeof(std::uint32_t)));
           // All ones where the item goes left (key < threshold): keep all.
           const __m256i left = _mm256_cmpgt_epi32(threshold, key);
           word[g] = _mm256_and_si256(word[g], _mm256_or_si256(left, keep));
@@ -271,21 +264,18 @@ void BitvectorTree(const MaskNode* nodes, const std::uint32_t* word_ends, std::u
 template <typename Sum>
 void ObliviousTree(const HeapNode* levels, std::uint32_t depth, const Sum* leaves,
                    const unsigned char* keys, std::size_t in_block, Sum* out) {
-  const __m256i flip = _mm256_set1_epi32(static_cast<int>(0x80000000u));
   for (std::size_t first = 0; first < in_block; first += kSimdGroups * kSimdLanes) {
     __m256i index[kSimdGroups];
     for (std::size_t g = 0; g < kSimdGroups; ++g) index[g] = _mm256_setzero_si256();
     const unsigned char* group_keys = keys + first * sizeof(std::uint32_t);
     for (std::uint32_t d = 0; d < depth; ++d) {
       const HeapNode& level = levels[d];
-      const __m256i threshold =
-          _mm256_set1_epi32(static_cast<int>(level.threshold_key ^ 0x80000000u));
+      const __m256i threshold = _mm256_set1_epi32(static_cast<int>(level.threshold_key));
       const unsigned char* at = group_keys + level.key_offset;
 #pragma GCC unroll 8
       for (std::size_t g = 0; g < kSimdGroups; ++g) {
-        const __m256i key = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(
-                                                 at + g * kSimdLanes * sizeof(std::uint32_t))),
-                                             flip);
+        const __m256i key = _mm256_loadu_si256(
+            reinterpret_cast<const __m256i*>(at + g * kSimdLanes * sizeof(std::uint32_t)));
         // left is -1, so 2 * index + 1 + left is 2 * index + (right ? 1 : 0).
         const __m256i left = _mm256_cmpgt_epi32(threshold, key);
         index[g] = _mm256_add_epi32(_mm256_add_epi32(index[g], index[g]),
@@ -307,10 +297,34 @@ void BitvectorTree(const MaskNode* nodes, const std::uint32_t* word_ends, std::u
                    const Sum* leaves, const unsigned char* keys, std::size_t in_block, Sum* out) {
   PortableBitvectorTree<Sum>(nodes, word_ends, words, leaves, keys, in_block, out);
 }
+// The baseline tier's oblivious trees in SSE2 (part of x86-64): four items
+// per register, the whole block (sixteen registers) per level; the plain
+// loops above lost a factor of two to the compiler's shuffles (measured).
 template <typename Sum>
 void ObliviousTree(const HeapNode* levels, std::uint32_t depth, const Sum* leaves,
                    const unsigned char* keys, std::size_t in_block, Sum* out) {
-  PortableObliviousTree<Sum>(levels, depth, leaves, keys, in_block, out);
+  constexpr std::size_t kSseLanes = 4;
+  constexpr std::size_t kSseGroups = PreparedModel::kBlockItems / kSseLanes;
+  __m128i index[kSseGroups];
+  for (std::size_t g = 0; g < kSseGroups; ++g) index[g] = _mm_setzero_si128();
+  const __m128i one = _mm_set1_epi32(1);
+  for (std::uint32_t d = 0; d < depth; ++d) {
+    const HeapNode& level = levels[d];
+    const __m128i threshold = _mm_set1_epi32(static_cast<int>(level.threshold_key));
+    const unsigned char* at = keys + level.key_offset;
+    for (std::size_t g = 0; g < kSseGroups; ++g) {
+      const __m128i key = _mm_loadu_si128(
+          reinterpret_cast<const __m128i*>(at + g * kSseLanes * sizeof(std::uint32_t)));
+      // left is -1, so 2 * index + 1 + left is 2 * index + (right ? 1 : 0).
+      const __m128i left = _mm_cmpgt_epi32(threshold, key);
+      index[g] = _mm_add_epi32(_mm_add_epi32(index[g], index[g]), _mm_add_epi32(left, one));
+    }
+  }
+  alignas(16) std::uint32_t at[PreparedModel::kBlockItems];
+  for (std::size_t g = 0; g < kSseGroups; ++g) {
+    _mm_store_si128(reinterpret_cast<__m128i*>(at + g * kSseLanes), index[g]);
+  }
+  for (std::size_t i = 0; i < in_block; ++i) out[i] += leaves[at[i]];
 }
 #endif
 #undef CALCJIT_BITVECTOR_SIMD

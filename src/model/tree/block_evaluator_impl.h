@@ -142,6 +142,7 @@ void MakeKeys(const TreeEnsemble& model, const Slot& slot, const float* column, 
     }
   }
   for (std::size_t i = count; i < kBlock; ++i) keys[i] = 0;
+  for (std::size_t i = 0; i < kBlock; ++i) keys[i] ^= kKeyBias;  // compared as signed
 }
 
 // The leaf positions (relative to the tree's first node) that kLanes items
@@ -157,7 +158,7 @@ inline void WalkLanes(const FastNode* nodes, std::uint32_t depth, const unsigned
       std::uint32_t key;
       std::memcpy(&key, keys + (std::size_t{node.slot} << PreparedModel::kSlotShift) + l * 4,
                   sizeof key);
-      index[l] += node.child_delta + static_cast<std::uint32_t>(key < node.threshold_key);
+      index[l] += node.child_delta + static_cast<std::uint32_t>(KeyLess(key, node.threshold_key));
     }
   }
   for (std::size_t l = 0; l < kLanes; ++l) leaf[l] = index[l];
@@ -178,7 +179,7 @@ inline void WalkHeap(const HeapNode* nodes, std::uint32_t depth, const unsigned 
       const HeapNode node = nodes[index[l]];
       std::uint32_t key;
       std::memcpy(&key, keys + node.key_offset + l * 4, sizeof key);
-      index[l] += index[l] + static_cast<std::size_t>(key < node.threshold_key);
+      index[l] += index[l] + static_cast<std::size_t>(KeyLess(key, node.threshold_key));
     }
   }
   for (std::size_t l = 0; l < kLanes; ++l) {

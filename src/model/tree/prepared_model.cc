@@ -88,7 +88,7 @@ FastNode SplitNode(const TreeEnsemble& model, const TreeNode& node, SlotTable* s
     // kInSetGoesLeft sends NaN right whatever default_left says.
     slot.default_left = in_set_right && node.default_left;
     out.slot = slots->Get(slot);
-    out.threshold_key = 1;  // key 0: left
+    out.threshold_key = 1 ^ kKeyBias;  // key 0: left
     return out;
   }
   // left iff key < threshold key. For x <= t: key(RoundDown(t)) + 1; the
@@ -112,7 +112,7 @@ FastNode SplitNode(const TreeEnsemble& model, const TreeNode& node, SlotTable* s
       break;
   }
   slot.kind = NumericalKind(rules.tiny_as_zero, zero_missing, nan_left);
-  out.threshold_key = nan_left ? key : key - 1;
+  out.threshold_key = (nan_left ? key : key - 1) ^ kKeyBias;
   out.slot = slots->Get(slot);
   return out;
 }
@@ -257,7 +257,7 @@ void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool
   const std::size_t size = std::size_t{1} << depth;
   fast->form = TreeForm::kHeap;
   fast->first_node = static_cast<std::uint32_t>(prepared->heap_nodes_.size());
-  prepared->heap_nodes_.resize(prepared->heap_nodes_.size() + size, HeapNode{0, 0});
+  prepared->heap_nodes_.resize(prepared->heap_nodes_.size() + size, HeapNode{kKeyBias, 0});
   if (float64) {
     fast->first_leaf = static_cast<std::uint32_t>(prepared->double_leaves_.size());
     prepared->double_leaves_.resize(prepared->double_leaves_.size() + size);
@@ -284,7 +284,8 @@ void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool
     }
     HeapNode& out = prepared->heap_nodes_[fast->first_node + h];
     if (node.kind == NodeKind::kLeaf) {
-      out = HeapNode{0, 0};  // never less than 0: both children are this leaf
+      // Never less than the least key: both children are this leaf.
+      out = HeapNode{kKeyBias, 0};
       continue;
     }
     const FastNode split = SplitNode(model, node, slots);
@@ -398,7 +399,7 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
         const TreeNode& node = model.node(tree, order[p]);
         FastNode& out = prepared.nodes_[base + p];
         if (node.kind == NodeKind::kLeaf) {
-          out = FastNode{0, 0, 0};  // never less than 0: stays here
+          out = FastNode{kKeyBias, 0, 0};  // never less than the least key: stays here
           if (float64) {
             prepared.double_leaves_[fast.first_leaf + p] = node.value;
           } else {

@@ -271,6 +271,15 @@ class PreparedModel {
   TreePlan plans_[kTiers];
 };
 
+// Keys and threshold keys are stored with their top bit flipped and compared
+// as signed 32-bit integers (the flipped keys' signed order is the keys'
+// order): x86 has signed 32-bit compares at every vector width, AVX2 no
+// unsigned ones, so no tier flips a key per compare.
+inline constexpr std::uint32_t kKeyBias = 0x80000000u;
+inline bool KeyLess(std::uint32_t key, std::uint32_t threshold) {
+  return static_cast<std::int32_t>(key) < static_cast<std::int32_t>(threshold);
+}
+
 // The order-preserving key of a non-NaN float (see above).
 inline std::uint32_t OrderKey(std::uint32_t bits) {
   if (bits == 0x80000000u) bits = 0;  // -0 as +0
