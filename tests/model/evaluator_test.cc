@@ -271,6 +271,13 @@ TEST_P(RandomEnsembleTest, BlockEvaluatorGivesTheReferenceBits) {
   }
   Finish(&b.model);
   ExpectSameBits(std::make_shared<const TreeEnsemble>(b.model), &b, 300);
+  // And with the bitvector form on every tier wherever a tree fits (the
+  // default plans walk on baseline and past 64 leaves on AVX2).
+  PrepareOptions everywhere;
+  for (std::uint32_t& limit : everywhere.max_bitvector_leaves) {
+    limit = PreparedModel::kMaxBitvectorLeaves;
+  }
+  ExpectSameBits(std::make_shared<const TreeEnsemble>(b.model), &b, 300, everywhere);
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomEnsembleTest, ::testing::Range(0, 84));
