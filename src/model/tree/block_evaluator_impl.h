@@ -142,7 +142,6 @@ void MakeKeys(const TreeEnsemble& model, const Slot& slot, const float* column, 
     }
   }
   for (std::size_t i = count; i < kBlock; ++i) keys[i] = 0;
-  for (std::size_t i = 0; i < kBlock; ++i) keys[i] ^= kKeyBias;  // compared as signed
 }
 
 // The leaf positions (relative to the tree's first node) that kLanes items
@@ -158,7 +157,7 @@ inline void WalkLanes(const FastNode* nodes, std::uint32_t depth, const unsigned
       std::uint32_t key;
       std::memcpy(&key, keys + (std::size_t{node.slot} << PreparedModel::kSlotShift) + l * 4,
                   sizeof key);
-      index[l] += node.child_delta + static_cast<std::uint32_t>(KeyLess(key, node.threshold_key));
+      index[l] += node.child_delta + static_cast<std::uint32_t>(key < node.threshold_key);
     }
   }
   for (std::size_t l = 0; l < kLanes; ++l) leaf[l] = index[l];
@@ -179,7 +178,7 @@ inline void WalkHeap(const HeapNode* nodes, std::uint32_t depth, const unsigned 
       const HeapNode node = nodes[index[l]];
       std::uint32_t key;
       std::memcpy(&key, keys + node.key_offset + l * 4, sizeof key);
-      index[l] += index[l] + static_cast<std::size_t>(KeyLess(key, node.threshold_key));
+      index[l] += index[l] + static_cast<std::size_t>(key < node.threshold_key);
     }
   }
   for (std::size_t l = 0; l < kLanes; ++l) {
@@ -192,7 +191,7 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
              std::size_t count, Sum* const* sums, const unsigned char* keys) {
   const TreeEnsemble& model = prepared.ensemble();
   const std::size_t slot_bytes = kBlock * sizeof(std::uint32_t);
-  const std::size_t block_bytes = prepared.slots().size() * slot_bytes;
+  const std::size_t block_bytes = 2 * prepared.slots().size() * slot_bytes;
   const std::size_t blocks = (count + kBlock - 1) / kBlock;
   const FastNode* all_nodes = prepared.nodes().data();
   const auto& chunks = prepared.chunk_starts(kTier);
@@ -274,11 +273,16 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
     for (std::size_t b = 0; b < blocks; ++b) {
       const std::size_t block_first = b * kBlock;
       const std::size_t in_block = count - block_first < kBlock ? count - block_first : kBlock;
-      unsigned char* block_keys = keys + b * num_slots * kBlock * sizeof(std::uint32_t);
+      unsigned char* block_keys = keys + b * 2 * num_slots * kBlock * sizeof(std::uint32_t);
       for (std::size_t s = 0; s < num_slots; ++s) {
         const Slot& slot = prepared.slots()[s];
-        MakeKeys(model, slot, columns[slot.feature] + first + block_first, in_block,
-                 reinterpret_cast<std::uint32_t*>(block_keys + s * kBlock * sizeof(std::uint32_t)));
+        auto* slot_keys =
+            reinterpret_cast<std::uint32_t*>(block_keys + s * kBlock * sizeof(std::uint32_t));
+        MakeKeys(model, slot, columns[slot.feature] + first + block_first, in_block, slot_keys);
+        // The flipped copy the bitvector and oblivious forms compare as
+        // signed (kKeyBias), num_slots slots further.
+        std::uint32_t* flipped = slot_keys + num_slots * kBlock;
+        for (std::size_t i = 0; i < kBlock; ++i) flipped[i] = slot_keys[i] ^ kKeyBias;
       }
     }
     if (float64) {

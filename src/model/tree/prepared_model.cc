@@ -88,7 +88,7 @@ FastNode SplitNode(const TreeEnsemble& model, const TreeNode& node, SlotTable* s
     // kInSetGoesLeft sends NaN right whatever default_left says.
     slot.default_left = in_set_right && node.default_left;
     out.slot = slots->Get(slot);
-    out.threshold_key = 1 ^ kKeyBias;  // key 0: left
+    out.threshold_key = 1;  // key 0: left
     return out;
   }
   // left iff key < threshold key. For x <= t: key(RoundDown(t)) + 1; the
@@ -112,7 +112,7 @@ FastNode SplitNode(const TreeEnsemble& model, const TreeNode& node, SlotTable* s
       break;
   }
   slot.kind = NumericalKind(rules.tiny_as_zero, zero_missing, nan_left);
-  out.threshold_key = (nan_left ? key : key - 1) ^ kKeyBias;
+  out.threshold_key = nan_left ? key : key - 1;
   out.slot = slots->Get(slot);
   return out;
 }
@@ -203,7 +203,7 @@ void PreparedModel::LayOutBitvector(const TreeEnsemble& model, const Tree& tree,
       const std::uint32_t lo = std::max(first_leaf[node.left], word_lo);
       const std::uint32_t hi = std::min(first_leaf[node.right], word_hi);
       if (lo >= hi) continue;
-      prepared->mask_nodes_.push_back(MaskNode{split_keys[s].threshold_key,
+      prepared->mask_nodes_.push_back(MaskNode{split_keys[s].threshold_key ^ kKeyBias,
                                                std::uint32_t{split_keys[s].slot} << kSlotShift,
                                                ~WordBits(lo - word_lo, hi - word_lo)});
     }
@@ -233,7 +233,7 @@ void PreparedModel::LayOutOblivious(const TreeEnsemble& model, const Tree& tree,
     const TreeNode& node = model.node(tree, index);
     const FastNode split = SplitNode(model, node, slots);
     prepared->heap_nodes_.push_back(
-        HeapNode{split.threshold_key, std::uint32_t{split.slot} << kSlotShift});
+        HeapNode{split.threshold_key ^ kKeyBias, std::uint32_t{split.slot} << kSlotShift});
     index = node.left;
   }
   // Leaf index i: its bits, highest first, are the decisions (1 = right).
@@ -257,7 +257,7 @@ void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool
   const std::size_t size = std::size_t{1} << depth;
   fast->form = TreeForm::kHeap;
   fast->first_node = static_cast<std::uint32_t>(prepared->heap_nodes_.size());
-  prepared->heap_nodes_.resize(prepared->heap_nodes_.size() + size, HeapNode{kKeyBias, 0});
+  prepared->heap_nodes_.resize(prepared->heap_nodes_.size() + size, HeapNode{0, 0});
   if (float64) {
     fast->first_leaf = static_cast<std::uint32_t>(prepared->double_leaves_.size());
     prepared->double_leaves_.resize(prepared->double_leaves_.size() + size);
@@ -284,8 +284,7 @@ void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool
     }
     HeapNode& out = prepared->heap_nodes_[fast->first_node + h];
     if (node.kind == NodeKind::kLeaf) {
-      // Never less than the least key: both children are this leaf.
-      out = HeapNode{kKeyBias, 0};
+      out = HeapNode{0, 0};  // never less than 0: both children are this leaf
       continue;
     }
     const FastNode split = SplitNode(model, node, slots);
@@ -399,7 +398,7 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
         const TreeNode& node = model.node(tree, order[p]);
         FastNode& out = prepared.nodes_[base + p];
         if (node.kind == NodeKind::kLeaf) {
-          out = FastNode{kKeyBias, 0, 0};  // never less than the least key: stays here
+          out = FastNode{0, 0, 0};  // never less than 0: stays here
           if (float64) {
             prepared.double_leaves_[fast.first_leaf + p] = node.value;
           } else {
@@ -435,6 +434,16 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
     }
     prepared.slots_ = slots.Take();
     if (prepared.reference_only_) candidates.assign(candidates.size(), FastTree{});
+    // The bitvector and oblivious forms read the flipped copy of each slot's
+    // keys, num_slots slots further (kKeyBias).
+    const std::uint32_t flipped = static_cast<std::uint32_t>(prepared.slots_.size()) << kSlotShift;
+    for (MaskNode& node : prepared.mask_nodes_) node.key_offset += flipped;
+    for (const FastTree& tree : prepared.trees_) {
+      if (tree.form != TreeForm::kOblivious) continue;
+      for (std::uint32_t l = 0; l < tree.depth; ++l) {
+        prepared.heap_nodes_[tree.first_node + l].key_offset += flipped;
+      }
+    }
 
     // Each tier's plan (the one selection point): a tree's bitvector form
     // where the tier takes one of that many leaves, else its walk form.
@@ -489,13 +498,14 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
     // Items per pass: the keys of every slot and (Sum::kFloat64) the float64 sums
     // of every output for that many items should take about kPassBytes.
     const std::size_t per_block =
-        PreparedModel::kBlockItems * (prepared.slots_.size() * sizeof(std::uint32_t) +
+        PreparedModel::kBlockItems * (2 * prepared.slots_.size() * sizeof(std::uint32_t) +
                                       (float64 ? model.info.num_outputs * sizeof(double) : 0));
     const std::size_t blocks = std::clamp<std::size_t>(kPassBytes / per_block, 1, 16);
     prepared.items_per_pass_ = blocks * PreparedModel::kBlockItems;
     auto round_up = [](std::size_t size) { return (size + 63) / 64 * 64; };
     ScratchLayout& layout = prepared.scratch_layout_;
-    layout.sums_offset = prepared.items_per_pass_ * prepared.slots_.size() * sizeof(std::uint32_t);
+    layout.sums_offset =
+        prepared.items_per_pass_ * 2 * prepared.slots_.size() * sizeof(std::uint32_t);
     layout.pointers_offset = round_up(
         layout.sums_offset +
         (float64 ? prepared.items_per_pass_ * model.info.num_outputs * sizeof(double) : 0));

@@ -271,14 +271,14 @@ class PreparedModel {
   TreePlan plans_[kTiers];
 };
 
-// Keys and threshold keys are stored with their top bit flipped and compared
-// as signed 32-bit integers (the flipped keys' signed order is the keys'
-// order): x86 has signed 32-bit compares at every vector width, AVX2 no
+// Each slot's keys are in scratch twice: as they are, for the walks
+// (unsigned compares: `cmp; adc` in the breadth-first walk), and with their
+// top bit flipped, num_slots slots further, for the bitvector and oblivious
+// forms, whose threshold keys are flipped too and which compare as signed
+// 32-bit integers (the flipped keys' signed order is the keys' order): x86
+// has signed 32-bit compares at every vector width, SSE2 and AVX2 no
 // unsigned ones, so no tier flips a key per compare.
 inline constexpr std::uint32_t kKeyBias = 0x80000000u;
-inline bool KeyLess(std::uint32_t key, std::uint32_t threshold) {
-  return static_cast<std::int32_t>(key) < static_cast<std::int32_t>(threshold);
-}
 
 // The order-preserving key of a non-NaN float (see above).
 inline std::uint32_t OrderKey(std::uint32_t bits) {
