@@ -5,12 +5,14 @@
 // in_block are 0 and their results are never stored) and adds each item's
 // leaf to out[i], in tree order like every form.
 //
-// The portable form is written over kVectorLanes items at a time in plain
-// loops that the compiler vectorizes as it can (the baseline tier's); the
-// avx2 and avx512 tiers have their own, in intrinsics, below: a tier's code
-// is chosen by its compile flags, like the rest of the block evaluator.
+// The baseline tier's bitvector form is written over kVectorLanes items at a
+// time with GCC's vector extensions (its default plan walks instead: this
+// code is for PrepareOptions that ask for it, and for the tests); its
+// oblivious form is SSE2 code; the avx2 and avx512 tiers have their own, in
+// intrinsics, below: a tier's code is chosen by its compile flags, like the
+// rest of the block evaluator.
 
-// Items whose bitvectors are computed together: two 32-bit words each.
+// Items whose bitvector words are computed together.
 constexpr std::size_t kVectorLanes = 16;
 
 // Sixteen items' 32-bit words: GCC's vector extension, lowered to what the
@@ -52,26 +54,6 @@ void PortableBitvectorTree(const MaskNode* nodes, const std::uint32_t* word_ends
     }
     const std::size_t lanes = in_block - g < kVectorLanes ? in_block - g : kVectorLanes;
     for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[leaf[l]];
-  }
-}
-
-// A symmetric tree of `depth` levels: the leaf index is the decisions' bits.
-template <typename Sum>
-void PortableObliviousTree(const HeapNode* levels, std::uint32_t depth, const Sum* leaves,
-                           const unsigned char* keys, std::size_t in_block, Sum* out) {
-  for (std::size_t g = 0; g < in_block; g += kVectorLanes) {
-    SignedLanes index = SignedLanes{};
-    for (std::uint32_t d = 0; d < depth; ++d) {
-      const HeapNode level = levels[d];
-      SignedLanes key;
-      std::memcpy(&key, keys + level.key_offset + g * sizeof(std::uint32_t), sizeof key);
-      // -1 where the item goes right: index = 2 * index + (right ? 1 : 0).
-      const SignedLanes right =
-          key >= (SignedLanes{} + static_cast<std::int32_t>(level.threshold_key));
-      index = index + index - right;
-    }
-    const std::size_t lanes = in_block - g < kVectorLanes ? in_block - g : kVectorLanes;
-    for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[index[l]];
   }
 }
 

@@ -157,8 +157,8 @@ struct FastTree {
 
 // Where Evaluate keeps what it computes, in bytes from the (64-byte aligned)
 // start of the caller's scratch: a pass's slot keys (block by block, slot by
-// slot), the float64 sums of TreeRules::Sum::kFloat64 (output by output), and
-// a pointer per output.
+// slot, then the same slots' flipped keys: kKeyBias), the float64 sums of TreeRules::Sum::kFloat64
+// (output by output), and a pointer per output.
 struct ScratchLayout {
   std::size_t sums_offset = 0;
   std::size_t pointers_offset = 0;
