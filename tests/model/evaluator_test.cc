@@ -77,6 +77,64 @@ struct Builder {
     return static_cast<std::uint32_t>(model.category_sets.size() - 1);
   }
 
+  // A random split (children not set).
+  TreeNode RandomSplit() {
+    TreeNode node;
+    node.feature = Uniform(num_features);
+    node.default_left = Uniform(2) == 1;
+    node.missing = nan_missing_only ? MissingType::kNan : static_cast<MissingType>(Uniform(3));
+    if (Uniform(5) == 0) {
+      node.kind = NodeKind::kCategorical;
+      node.category_set = AddSet();
+    } else {
+      node.kind = NodeKind::kNumerical;
+      const float t = pool[Uniform(static_cast<std::uint32_t>(pool.size()))];
+      // A float64 threshold between two float32 values, half the time.
+      node.value = Uniform(2) ? static_cast<double>(t) : static_cast<double>(t) * (1 + 1e-12);
+    }
+    return node;
+  }
+
+  double RandomLeaf() {
+    return model.rules.sum == TreeRules::Sum::kFloat32
+               ? static_cast<double>(static_cast<float>(std::normal_distribution<>(0, 1)(rng)))
+               : std::normal_distribution<>(0, 1)(rng) * (Uniform(8) == 0 ? 1e17 : 1.0);
+  }
+
+  // A symmetric tree of `depth` levels: one random split per level, its
+  // nodes numbered in preorder (not heap order: the layout must not care).
+  void AddSymmetricTree(std::uint32_t depth, std::uint32_t output) {
+    std::vector<TreeNode> levels;
+    for (std::uint32_t l = 0; l < depth; ++l) levels.push_back(RandomSplit());
+    Tree tree;
+    tree.first_node = model.nodes.size();
+    tree.output = output;
+    tree.depth = depth;
+    std::uint32_t count = 0;
+    // (node index, level), preorder.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> stack = {{count++, 0}};
+    model.nodes.emplace_back();
+    while (!stack.empty()) {
+      auto [index, level] = stack.back();
+      stack.pop_back();
+      TreeNode node;
+      if (level == depth) {
+        node.value = RandomLeaf();
+      } else {
+        node = levels[level];
+        node.right = count++;
+        node.left = count++;
+        model.nodes.emplace_back();
+        model.nodes.emplace_back();
+        stack.emplace_back(node.right, level + 1);
+        stack.emplace_back(node.left, level + 1);
+      }
+      model.nodes[tree.first_node + index] = node;
+    }
+    tree.num_nodes = count;
+    model.trees.push_back(tree);
+  }
+
   // A random tree of at most `max_depth` levels, nodes in creation order.
   void AddTree(std::uint32_t max_depth, double split_probability, std::uint32_t output) {
     Tree tree;
@@ -101,18 +159,7 @@ struct Builder {
         tree.depth = std::max(tree.depth, depth);
         continue;
       }
-      node.feature = Uniform(num_features);
-      node.default_left = Uniform(2) == 1;
-      node.missing = nan_missing_only ? MissingType::kNan : static_cast<MissingType>(Uniform(3));
-      if (Uniform(5) == 0) {
-        node.kind = NodeKind::kCategorical;
-        node.category_set = AddSet();
-      } else {
-        node.kind = NodeKind::kNumerical;
-        const float t = pool[Uniform(static_cast<std::uint32_t>(pool.size()))];
-        // A float64 threshold between two float32 values, half the time.
-        node.value = Uniform(2) ? static_cast<double>(t) : static_cast<double>(t) * (1 + 1e-12);
-      }
+      node = RandomSplit();
       node.left = count++;
       node.right = count++;
       model.nodes.push_back(TreeNode{});
@@ -151,9 +198,9 @@ void Finish(TreeEnsemble* model) {
 }
 
 // Reference and block evaluator (every tier, several n) on `rows` random rows.
-void ExpectSameBits(const std::shared_ptr<const TreeEnsemble>& model, Builder* b,
-                    std::size_t rows) {
-  Result<PreparedModel> prepared = PreparedModel::Prepare(model);
+void ExpectSameBits(const std::shared_ptr<const TreeEnsemble>& model, Builder* b, std::size_t rows,
+                    const PrepareOptions& options = {}) {
+  Result<PreparedModel> prepared = PreparedModel::Prepare(model, options);
   ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
   const std::uint32_t features = model->info.num_features;
   const std::uint32_t outputs = model->info.num_outputs;
@@ -224,6 +271,13 @@ TEST_P(RandomEnsembleTest, BlockEvaluatorGivesTheReferenceBits) {
   }
   Finish(&b.model);
   ExpectSameBits(std::make_shared<const TreeEnsemble>(b.model), &b, 300);
+  // And with the bitvector form on every tier wherever a tree fits (the
+  // default plans walk on baseline and past 64 leaves on AVX2).
+  PrepareOptions everywhere;
+  for (std::uint32_t& limit : everywhere.max_bitvector_leaves) {
+    limit = PreparedModel::kMaxBitvectorLeaves;
+  }
+  ExpectSameBits(std::make_shared<const TreeEnsemble>(b.model), &b, 300, everywhere);
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomEnsembleTest, ::testing::Range(0, 84));
@@ -444,6 +498,169 @@ TEST(TreeModelTest, ExplainNamesTheLeafIndexOfASymmetricTree) {
             "tree 0 (output 0): a=5 > 1->right, b=-1 <= 2->left, leaf 2.5 (symmetric tree: leaf "
             "index 2 of 4)\n"
             "tree 1 (output 0): a=5 > 1->right, b=-1 <= 3->left, leaf 2.5\n");
+}
+
+}  // namespace
+}  // namespace calcjit::model
+
+namespace calcjit::model {
+namespace {
+
+// A complete tree of `depth` levels with random splits, in heap order.
+void AddCompleteTree(Builder* b, std::uint32_t depth, std::uint32_t output) {
+  Tree tree;
+  tree.first_node = b->model.nodes.size();
+  tree.output = output;
+  tree.depth = depth;
+  const std::uint32_t splits = (1u << depth) - 1;
+  for (std::uint32_t i = 0; i < 2 * splits + 1; ++i) {
+    TreeNode node;
+    if (i < splits) {
+      node = b->RandomSplit();
+      node.left = 2 * i + 1;
+      node.right = 2 * i + 2;
+    } else {
+      node.value = b->RandomLeaf();
+    }
+    b->model.nodes.push_back(node);
+  }
+  tree.num_nodes = 2 * splits + 1;
+  b->model.trees.push_back(tree);
+}
+
+std::uint32_t CountForm(const PreparedModel& prepared, TreeForm form) {
+  std::uint32_t count = 0;
+  for (const FastTree& tree : prepared.trees(Isa::kBaseline)) count += tree.form == form;
+  return count;
+}
+
+// Each form chosen where it should be, and every tier's bits the reference's:
+// trees of exactly 64 and 256 leaves (every bit of the bitvector used), 32
+// and 33 (one word and two), 512 (a walk), symmetric trees of every depth up to the
+// limit and past it, and ordinary random trees between them.
+class TreeFormsTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(TreeFormsTest, EveryFormGivesTheReferenceBits) {
+  const int seed = GetParam();
+  const std::uint32_t outputs = 1 + seed % 2;
+  Builder b(static_cast<std::uint64_t>(seed) + 1000, ModelFormat::kLightgbmText, 1 + seed % 5,
+            outputs);
+  TreeRules& rules = b.model.rules;
+  rules.compare = seed % 2 ? TreeRules::Compare::kLessOrEqual : TreeRules::Compare::kLess;
+  rules.tiny_as_zero = seed % 3 == 0;
+  rules.categories =
+      seed % 4 < 2 ? TreeRules::Categories::kInSetGoesLeft : TreeRules::Categories::kInSetGoesRight;
+  rules.sum = (seed / 2) % 2 ? TreeRules::Sum::kFloat32 : TreeRules::Sum::kFloat64;
+  if (rules.sum == TreeRules::Sum::kFloat32) {
+    rules.base_margin.clear();
+    for (std::uint32_t k = 0; k < outputs; ++k) rules.base_margin.push_back(0.75f - k);
+  } else if (seed % 3 == 1) {
+    rules.scale_and_bias = true;
+    rules.scale = 1.7;
+    for (std::uint32_t k = 0; k < outputs; ++k) rules.bias.push_back(-0.1 * k);
+  }
+  std::uint32_t t = 0;
+  AddCompleteTree(&b, 6, t++ % outputs);  // 64 leaves, if not symmetric
+  AddCompleteTree(&b, 5, t++ % outputs);  // 32 leaves
+  AddCompleteTree(&b, 9, t++ % outputs);  // 512 leaves: a walk
+  AddCompleteTree(&b, 8, t++ % outputs);  // 256 leaves: eight words
+  for (std::uint32_t depth = 0; depth <= PreparedModel::kMaxObliviousDepth + 1; ++depth) {
+    b.AddSymmetricTree(depth, t++ % outputs);
+  }
+  for (int i = 0; i < 20; ++i) b.AddTree(1 + b.Uniform(10), 0.7, t++ % outputs);
+  Finish(&b.model);
+  auto model = std::make_shared<const TreeEnsemble>(b.model);
+  // Every tier takes the bitvector form wherever it can: the forms' bits on
+  // every tier (the default plans are tested below).
+  PrepareOptions everywhere;
+  for (std::uint32_t& limit : everywhere.max_bitvector_leaves) {
+    limit = PreparedModel::kMaxBitvectorLeaves;
+  }
+  Result<PreparedModel> prepared = PreparedModel::Prepare(model, everywhere);
+  ASSERT_TRUE(prepared.ok());
+  const auto& trees = prepared->trees(Isa::kBaseline);
+  // A complete random tree is symmetric only by chance (depth 0 or equal
+  // random splits): these seeds' are not.
+  EXPECT_EQ(trees[0].form, TreeForm::kBitvector);
+  EXPECT_EQ(trees[0].words, 2u);
+  EXPECT_GE(trees[0].depth, 63u);  // MaskNodes: each split once per word it meets
+  EXPECT_EQ(trees[1].form, TreeForm::kBitvector);
+  EXPECT_EQ(trees[1].words, 1u);
+  EXPECT_NE(trees[2].form, TreeForm::kBitvector);
+  EXPECT_EQ(trees[3].form, TreeForm::kBitvector);
+  EXPECT_EQ(trees[3].words, 8u);
+  for (std::uint32_t depth = 0; depth <= PreparedModel::kMaxObliviousDepth; ++depth) {
+    EXPECT_EQ(trees[4 + depth].form, TreeForm::kOblivious) << depth;
+    EXPECT_EQ(trees[4 + depth].depth, depth);
+  }
+  // Past the oblivious limit: a walk (more leaves than the bitvector's).
+  EXPECT_EQ(trees[5 + PreparedModel::kMaxObliviousDepth].form, TreeForm::kWalk);
+  EXPECT_GT(CountForm(*prepared, TreeForm::kBitvector), 2u);
+  ExpectSameBits(model, &b, 200, everywhere);
+  ExpectSameBits(model, &b, 200);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, TreeFormsTest, ::testing::Range(0, 24));
+
+TEST(BitvectorFormTest, ThirtyThreeLeavesTakeTwoWords) {
+  // A chain of 32 splits: 33 leaves, the last one bit 32 (the second word).
+  Builder b(5, ModelFormat::kXgboostJson, 2, 1);
+  Tree chain;
+  chain.first_node = 0;
+  for (std::uint32_t i = 0; i < 32; ++i) {
+    TreeNode split;
+    split.kind = NodeKind::kNumerical;
+    split.feature = i % 2;
+    split.value = static_cast<double>(static_cast<float>(i % 9) - 4.0f);
+    split.default_left = i % 3 == 0;
+    split.left = 2 * i + 1;
+    split.right = 2 * i + 2;
+    b.model.nodes.push_back(split);
+    TreeNode leaf;
+    leaf.value = static_cast<float>(i) + 0.5f;
+    b.model.nodes.push_back(leaf);
+  }
+  TreeNode last;
+  last.value = -100.0;
+  b.model.nodes.push_back(last);
+  chain.num_nodes = 65;
+  chain.depth = 32;
+  b.model.trees.push_back(chain);
+  Finish(&b.model);
+  auto model = std::make_shared<const TreeEnsemble>(b.model);
+  PrepareOptions everywhere;
+  for (std::uint32_t& limit : everywhere.max_bitvector_leaves) limit = 64;
+  Result<PreparedModel> prepared = PreparedModel::Prepare(model, everywhere);
+  ASSERT_TRUE(prepared.ok());
+  for (Isa tier : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+    EXPECT_EQ(prepared->trees(tier)[0].form, TreeForm::kBitvector);
+    EXPECT_EQ(prepared->trees(tier)[0].words, 2u);
+  }
+  ExpectSameBits(model, &b, 300, everywhere);
+}
+
+// The default plans: the walk on baseline, bitvectors up to the tier's
+// number of leaves, oblivious trees everywhere.
+TEST(BitvectorFormTest, EachTierHasItsPlan) {
+  Builder b(17, ModelFormat::kXgboostJson, 4, 1);
+  AddCompleteTree(&b, 6, 0);  // 64 leaves
+  AddCompleteTree(&b, 7, 0);  // 128 leaves
+  b.AddSymmetricTree(5, 0);
+  Finish(&b.model);
+  auto model = std::make_shared<const TreeEnsemble>(b.model);
+  Result<PreparedModel> prepared = PreparedModel::Prepare(model);
+  ASSERT_TRUE(prepared.ok());
+  const PrepareOptions defaults;
+  for (Isa tier : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+    const auto& trees = prepared->trees(tier);
+    const std::uint32_t limit = defaults.max_bitvector_leaves[static_cast<int>(tier) - 1];
+    EXPECT_EQ(trees[0].form == TreeForm::kBitvector, limit >= 64) << IsaName(tier);
+    EXPECT_EQ(trees[1].form == TreeForm::kBitvector, limit >= 128) << IsaName(tier);
+    EXPECT_EQ(trees[2].form, TreeForm::kOblivious);
+    EXPECT_EQ(prepared->plan(tier).oblivious, 1u);
+    EXPECT_EQ(prepared->plan(tier).bitvector, (limit >= 64) + (limit >= 128));
+  }
+  ExpectSameBits(model, &b, 100);
 }
 
 }  // namespace

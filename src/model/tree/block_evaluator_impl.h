@@ -6,6 +6,15 @@
 #error "define CALCJIT_MODEL_TIER before including block_evaluator_impl.h"
 #endif
 
+// GCC 12's intrinsics start from _mm512_undefined_*(), which
+// -Wmaybe-uninitialized reports after inlining (GCC bug 105593, as
+// math/transcendental_avx512.h): silenced for the intrinsic headers only.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +28,14 @@ namespace calcjit::model::CALCJIT_MODEL_TIER {
 namespace {
 
 constexpr std::size_t kBlock = PreparedModel::kBlockItems;
+// This tier's plan (PreparedModel::trees), by the compile flags that make it.
+#if defined(__AVX512F__)
+constexpr Isa kTier = Isa::kAvx512;
+#elif defined(__AVX2__)
+constexpr Isa kTier = Isa::kAvx2;
+#else
+constexpr Isa kTier = Isa::kBaseline;
+#endif
 // Items walked together through one tree: eight chains of dependent loads
 // that the CPU overlaps (measured: four leave latency exposed, sixteen spill
 // the indices out of the sixteen integer registers).
@@ -28,6 +45,8 @@ constexpr std::uint32_t kNanHighKey = 0xFFFFFFFFu;
 // 1e-35f, TreeRules::tiny_as_zero's bound (kTinyAsZeroBound) as float32 bits.
 constexpr std::uint32_t kTinyBits = std::bit_cast<std::uint32_t>(1e-35f);
 constexpr std::uint32_t kPositiveZeroKey = 0x80000000u;
+
+#include "model/tree/bitvector_impl.h"
 
 inline std::uint32_t Bits(float x) {
   return std::bit_cast<std::uint32_t>(x);
@@ -172,19 +191,20 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
              std::size_t count, Sum* const* sums, const unsigned char* keys) {
   const TreeEnsemble& model = prepared.ensemble();
   const std::size_t slot_bytes = kBlock * sizeof(std::uint32_t);
-  const std::size_t block_bytes = prepared.slots().size() * slot_bytes;
+  const std::size_t block_bytes = 2 * prepared.slots().size() * slot_bytes;
   const std::size_t blocks = (count + kBlock - 1) / kBlock;
   const FastNode* all_nodes = prepared.nodes().data();
-  const auto& chunks = prepared.chunk_starts();
+  const auto& chunks = prepared.chunk_starts(kTier);
+  const FastTree* trees = prepared.trees(kTier).data();
   for (std::size_t c = 0; c + 1 < chunks.size(); ++c) {
     for (std::size_t b = 0; b < blocks; ++b) {
       const std::size_t block_first = b * kBlock;
       const std::size_t in_block = count - block_first < kBlock ? count - block_first : kBlock;
       const unsigned char* block_keys = keys + b * block_bytes;
       for (std::uint32_t t = chunks[c]; t < chunks[c + 1]; ++t) {
-        const FastTree& tree = prepared.trees()[t];
+        const FastTree& tree = trees[t];
         Sum* out = sums[tree.output] + block_first;
-        if (tree.reference_tree >= 0) {
+        if (tree.form == TreeForm::kReference) {
           const Tree& big = model.trees[static_cast<std::size_t>(tree.reference_tree)];
           for (std::size_t i = 0; i < in_block; ++i) {
             const std::uint32_t leaf = ReferenceLeaf(model, big, columns, first + block_first + i);
@@ -198,7 +218,18 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
         } else {
           leaves = prepared.double_leaves().data();
         }
-        if (tree.heap) {
+        if (tree.form == TreeForm::kBitvector) {
+          BitvectorTree<Sum>(prepared.mask_nodes().data() + tree.first_node,
+                             prepared.word_ends().data() + tree.first_word, tree.words,
+                             leaves + tree.first_leaf, block_keys, in_block, out);
+          continue;
+        }
+        if (tree.form == TreeForm::kOblivious) {
+          ObliviousTree<Sum>(prepared.heap_nodes().data() + tree.first_node, tree.depth,
+                             leaves + tree.first_leaf, block_keys, in_block, out);
+          continue;
+        }
+        if (tree.form == TreeForm::kHeap) {
           const HeapNode* nodes = prepared.heap_nodes().data() + tree.first_node;
           leaves += tree.first_leaf;
           for (std::size_t g = 0; g < in_block; g += kLanes) {
@@ -242,11 +273,16 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
     for (std::size_t b = 0; b < blocks; ++b) {
       const std::size_t block_first = b * kBlock;
       const std::size_t in_block = count - block_first < kBlock ? count - block_first : kBlock;
-      unsigned char* block_keys = keys + b * num_slots * kBlock * sizeof(std::uint32_t);
+      unsigned char* block_keys = keys + b * 2 * num_slots * kBlock * sizeof(std::uint32_t);
       for (std::size_t s = 0; s < num_slots; ++s) {
         const Slot& slot = prepared.slots()[s];
-        MakeKeys(model, slot, columns[slot.feature] + first + block_first, in_block,
-                 reinterpret_cast<std::uint32_t*>(block_keys + s * kBlock * sizeof(std::uint32_t)));
+        auto* slot_keys =
+            reinterpret_cast<std::uint32_t*>(block_keys + s * kBlock * sizeof(std::uint32_t));
+        MakeKeys(model, slot, columns[slot.feature] + first + block_first, in_block, slot_keys);
+        // The flipped copy the bitvector and oblivious forms compare as
+        // signed (kKeyBias), num_slots slots further.
+        std::uint32_t* flipped = slot_keys + num_slots * kBlock;
+        for (std::size_t i = 0; i < kBlock; ++i) flipped[i] = slot_keys[i] ^ kKeyBias;
       }
     }
     if (float64) {

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "math/fp_env.h"
+#include "model/tree/symmetric_tree.h"
 
 namespace calcjit::model {
 
@@ -116,14 +117,145 @@ FastNode SplitNode(const TreeEnsemble& model, const TreeNode& node, SlotTable* s
   return out;
 }
 
+// The bits of [lo, hi) (0 <= lo <= hi <= 32) in a 32-bit word: no shift by
+// 32 when the range is the whole word.
+std::uint32_t WordBits(std::uint32_t lo, std::uint32_t hi) {
+  const std::uint32_t width = hi - lo;
+  if (width == 0) return 0;
+  const std::uint32_t ones = width >= 32 ? ~0u : (1u << width) - 1;
+  return ones << lo;
+}
+
 }  // namespace
+
+const char* TreeFormName(TreeForm form) {
+  switch (form) {
+    case TreeForm::kWalk:
+      return "walk";
+    case TreeForm::kHeap:
+      return "heap walk";
+    case TreeForm::kBitvector:
+      return "bitvector";
+    case TreeForm::kOblivious:
+      return "oblivious";
+    case TreeForm::kReference:
+      return "reference walk";
+  }
+  return "?";
+}
+
+std::uint32_t PreparedModel::AddLeaves(bool float64, std::size_t count) {
+  if (float64) {
+    const std::size_t first = double_leaves_.size();
+    double_leaves_.resize(first + count, 0.0);
+    return static_cast<std::uint32_t>(first);
+  }
+  const std::size_t first = float_leaves_.size();
+  float_leaves_.resize(first + count, 0.0f);
+  return static_cast<std::uint32_t>(first);
+}
+
+void PreparedModel::SetLeaf(bool float64, std::size_t at, double value) {
+  if (float64) {
+    double_leaves_[at] = value;
+  } else {
+    float_leaves_[at] = static_cast<float>(value);
+  }
+}
+
+void PreparedModel::LayOutBitvector(const TreeEnsemble& model, const Tree& tree, bool float64,
+                                    void* slot_table, PreparedModel* prepared, FastTree* fast) {
+  auto* slots = static_cast<SlotTable*>(slot_table);
+  // Preorder, left subtree first: a node's first leaf number is the count of
+  // leaves met before it, so a split's left subtree holds the leaves
+  // [first(left), first(right)).
+  std::vector<std::uint32_t> first_leaf(tree.num_nodes, 0);
+  std::vector<std::uint32_t> splits;
+  std::vector<std::uint32_t> leaves;
+  std::vector<std::uint32_t> stack = {0};
+  while (!stack.empty()) {
+    const std::uint32_t index = stack.back();
+    stack.pop_back();
+    const TreeNode& node = model.node(tree, index);
+    first_leaf[index] = static_cast<std::uint32_t>(leaves.size());
+    if (node.kind == NodeKind::kLeaf) {
+      leaves.push_back(index);
+      continue;
+    }
+    splits.push_back(index);
+    stack.push_back(node.right);
+    stack.push_back(node.left);
+  }
+  fast->form = TreeForm::kBitvector;
+  fast->words = static_cast<std::uint32_t>((leaves.size() + 31) / 32);
+  fast->first_node = static_cast<std::uint32_t>(prepared->mask_nodes_.size());
+  fast->first_word = static_cast<std::uint32_t>(prepared->word_ends_.size());
+  std::vector<FastNode> split_keys;
+  for (std::uint32_t index : splits) {
+    split_keys.push_back(SplitNode(model, model.node(tree, index), slots));
+  }
+  // Word by word, the splits whose left subtree's leaves meet the word.
+  for (std::uint32_t w = 0; w < fast->words; ++w) {
+    const std::uint32_t word_lo = 32 * w;
+    const std::uint32_t word_hi = word_lo + 32;
+    for (std::size_t s = 0; s < splits.size(); ++s) {
+      const TreeNode& node = model.node(tree, splits[s]);
+      const std::uint32_t lo = std::max(first_leaf[node.left], word_lo);
+      const std::uint32_t hi = std::min(first_leaf[node.right], word_hi);
+      if (lo >= hi) continue;
+      prepared->mask_nodes_.push_back(MaskNode{split_keys[s].threshold_key ^ kKeyBias,
+                                               std::uint32_t{split_keys[s].slot} << kSlotShift,
+                                               ~WordBits(lo - word_lo, hi - word_lo)});
+    }
+    prepared->word_ends_.push_back(
+        static_cast<std::uint32_t>(prepared->mask_nodes_.size() - fast->first_node));
+  }
+  fast->depth = static_cast<std::uint32_t>(prepared->mask_nodes_.size() - fast->first_node);
+  fast->first_leaf = prepared->AddLeaves(float64, leaves.size());
+  for (std::size_t i = 0; i < leaves.size(); ++i) {
+    prepared->SetLeaf(float64, fast->first_leaf + i, model.node(tree, leaves[i]).value);
+  }
+  fast->bytes = static_cast<std::uint32_t>(fast->depth * sizeof(MaskNode) +
+                                           leaves.size() * (float64 ? 8 : 4));
+}
+
+void PreparedModel::LayOutOblivious(const TreeEnsemble& model, const Tree& tree,
+                                    std::uint32_t depth, bool float64, void* slot_table,
+                                    PreparedModel* prepared, FastTree* fast) {
+  auto* slots = static_cast<SlotTable*>(slot_table);
+  fast->form = TreeForm::kOblivious;
+  fast->depth = depth;
+  fast->first_node = static_cast<std::uint32_t>(prepared->heap_nodes_.size());
+  // Level l's split is the first node of the level (all split alike): follow
+  // the leftmost path.
+  std::uint32_t index = 0;
+  for (std::uint32_t l = 0; l < depth; ++l) {
+    const TreeNode& node = model.node(tree, index);
+    const FastNode split = SplitNode(model, node, slots);
+    prepared->heap_nodes_.push_back(
+        HeapNode{split.threshold_key ^ kKeyBias, std::uint32_t{split.slot} << kSlotShift});
+    index = node.left;
+  }
+  // Leaf index i: its bits, highest first, are the decisions (1 = right).
+  const std::size_t count = std::size_t{1} << depth;
+  fast->first_leaf = prepared->AddLeaves(float64, count);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint32_t at = 0;
+    for (std::uint32_t l = 0; l < depth; ++l) {
+      const TreeNode& node = model.node(tree, at);
+      at = (i >> (depth - 1 - l)) & 1 ? node.right : node.left;
+    }
+    prepared->SetLeaf(float64, fast->first_leaf + i, model.node(tree, at).value);
+  }
+  fast->bytes = static_cast<std::uint32_t>(depth * sizeof(HeapNode) + count * (float64 ? 8 : 4));
+}
 
 void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool float64,
                                void* slot_table, PreparedModel* prepared, FastTree* fast) {
   auto* slots = static_cast<SlotTable*>(slot_table);
   const std::uint32_t depth = fast->depth;
   const std::size_t size = std::size_t{1} << depth;
-  fast->heap = true;
+  fast->form = TreeForm::kHeap;
   fast->first_node = static_cast<std::uint32_t>(prepared->heap_nodes_.size());
   prepared->heap_nodes_.resize(prepared->heap_nodes_.size() + size, HeapNode{0, 0});
   if (float64) {
@@ -160,7 +292,25 @@ void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool
   }
 }
 
-Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble> model_ptr) {
+std::string TreePlan::Describe() const {
+  std::string out;
+  const char* separator = "";
+  auto add = [&](std::uint64_t count, const char* what) {
+    if (count == 0) return;
+    out += separator + std::to_string(count) + " " + what;
+    separator = ", ";
+  };
+  add(bitvector, "bitvector");
+  add(oblivious, "oblivious");
+  const std::string many = "walk (over " + std::to_string(max_bitvector_leaves) + " leaves)";
+  add(walk_many_leaves, many.c_str());
+  add(walk_too_deep_oblivious, "walk (symmetric, deeper than 12)");
+  add(reference, "reference walk (past the layout's limits)");
+  return out;
+}
+
+Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble> model_ptr,
+                                             const PrepareOptions& options) {
   const math::ScopedFpEnv fp_env;
   const TreeEnsemble& model = *model_ptr;
   PreparedModel prepared;
@@ -173,6 +323,8 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
     slots.Get(first_slot);
     std::vector<std::uint32_t> position;  // canonical node -> breadth-first position
     std::deque<std::uint32_t> queue;
+    // Tree t's bitvector form, where it has one (else form kWalk).
+    std::vector<FastTree> candidates(model.trees.size());
     for (std::size_t t = 0; t < model.trees.size(); ++t) {
       const Tree& tree = model.trees[t];
       FastTree fast;
@@ -196,7 +348,27 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
           queue.push_back(node.left);
         }
       }
+      // The form of this tree (docs/DESIGN.md, "Tree evaluators"): oblivious
+      // when symmetric, else bitvector up to kMaxBitvectorLeaves leaves, else a walk.
+      const int symmetric =
+          options.oblivious ? SymmetricDepth(model, tree, kMaxObliviousDepth) : -1;
+      if (symmetric >= 0) {
+        LayOutOblivious(model, tree, static_cast<std::uint32_t>(symmetric), float64, &slots,
+                        &prepared, &fast);
+        prepared.trees_.push_back(fast);
+        continue;
+      }
+      // A tree small enough has both layouts: each tier's plan picks one
+      // (below). A full binary tree has (count + 1) / 2 leaves.
+      const std::uint32_t leaves = (count + 1) / 2;
+      if (options.bitvector && leaves <= kMaxBitvectorLeaves) {
+        FastTree bitvector = fast;
+        LayOutBitvector(model, tree, float64, &slots, &prepared, &bitvector);
+        bitvector.leaves = leaves;
+        candidates[t] = bitvector;
+      }
       if (count > kMaxFastTreeNodes) {
+        fast.form = TreeForm::kReference;
         fast.reference_tree = static_cast<std::int64_t>(t);
         fast.depth = 0;
         prepared.trees_.push_back(fast);
@@ -246,43 +418,94 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       prepared.reference_only_ = true;
       prepared.nodes_.clear();
       prepared.heap_nodes_.clear();
+      prepared.mask_nodes_.clear();
+      prepared.word_ends_.clear();
       prepared.float_leaves_.clear();
       prepared.double_leaves_.clear();
       for (std::size_t t = 0; t < prepared.trees_.size(); ++t) {
         prepared.trees_[t].reference_tree = static_cast<std::int64_t>(t);
         prepared.trees_[t].first_node = 0;
         prepared.trees_[t].depth = 0;
-        prepared.trees_[t].heap = false;
+        prepared.trees_[t].form = TreeForm::kReference;
         prepared.trees_[t].bytes = 0;
       }
       slots = SlotTable();
       slots.Get(first_slot);
     }
     prepared.slots_ = slots.Take();
-
-    // Chunks of consecutive trees of about kChunkBytes.
-    std::size_t bytes = 0;
-    prepared.chunk_starts_.push_back(0);
-    for (std::size_t t = 0; t < prepared.trees_.size(); ++t) {
-      const std::size_t tree_bytes = prepared.trees_[t].bytes;
-      if (bytes > 0 && bytes + tree_bytes > kChunkBytes) {
-        prepared.chunk_starts_.push_back(static_cast<std::uint32_t>(t));
-        bytes = 0;
+    if (prepared.reference_only_) candidates.assign(candidates.size(), FastTree{});
+    // The bitvector and oblivious forms read the flipped copy of each slot's
+    // keys, num_slots slots further (kKeyBias).
+    const std::uint32_t flipped = static_cast<std::uint32_t>(prepared.slots_.size()) << kSlotShift;
+    for (MaskNode& node : prepared.mask_nodes_) node.key_offset += flipped;
+    for (const FastTree& tree : prepared.trees_) {
+      if (tree.form != TreeForm::kOblivious) continue;
+      for (std::uint32_t l = 0; l < tree.depth; ++l) {
+        prepared.heap_nodes_[tree.first_node + l].key_offset += flipped;
       }
-      bytes += tree_bytes;
     }
-    prepared.chunk_starts_.push_back(static_cast<std::uint32_t>(prepared.trees_.size()));
+
+    // Each tier's plan (the one selection point): a tree's bitvector form
+    // where the tier takes one of that many leaves, else its walk form.
+    for (int tier = 0; tier < kTiers; ++tier) {
+      std::vector<FastTree>& trees = prepared.tier_trees_[tier];
+      TreePlan& plan = prepared.plans_[tier];
+      trees = prepared.trees_;
+      for (std::size_t t = 0; t < trees.size(); ++t) {
+        const FastTree& bitvector = candidates[t];
+        if (bitvector.form == TreeForm::kBitvector &&
+            bitvector.leaves <= options.max_bitvector_leaves[tier]) {
+          trees[t] = bitvector;
+        }
+        switch (trees[t].form) {
+          case TreeForm::kBitvector:
+            ++plan.bitvector;
+            break;
+          case TreeForm::kOblivious:
+            ++plan.oblivious;
+            break;
+          case TreeForm::kWalk:
+          case TreeForm::kHeap:
+            // Symmetric but past kMaxObliviousDepth, or too many leaves.
+            if (options.oblivious && SymmetricDepth(model, model.trees[t]) >= 0) {
+              ++plan.walk_too_deep_oblivious;
+            } else {
+              ++plan.walk_many_leaves;
+            }
+            break;
+          case TreeForm::kReference:
+            ++plan.reference;
+            break;
+        }
+      }
+      plan.max_bitvector_leaves = options.max_bitvector_leaves[tier];
+      // Chunks of consecutive trees of about kChunkBytes.
+      std::vector<std::uint32_t>& chunks = prepared.tier_chunks_[tier];
+      std::size_t bytes = 0;
+      chunks.push_back(0);
+      for (std::size_t t = 0; t < trees.size(); ++t) {
+        const std::size_t tree_bytes = trees[t].bytes;
+        if (bytes > 0 && bytes + tree_bytes > kChunkBytes) {
+          chunks.push_back(static_cast<std::uint32_t>(t));
+          bytes = 0;
+        }
+        bytes += tree_bytes;
+      }
+      chunks.push_back(static_cast<std::uint32_t>(trees.size()));
+    }
+    prepared.trees_.clear();
 
     // Items per pass: the keys of every slot and (Sum::kFloat64) the float64 sums
     // of every output for that many items should take about kPassBytes.
     const std::size_t per_block =
-        PreparedModel::kBlockItems * (prepared.slots_.size() * sizeof(std::uint32_t) +
+        PreparedModel::kBlockItems * (2 * prepared.slots_.size() * sizeof(std::uint32_t) +
                                       (float64 ? model.info.num_outputs * sizeof(double) : 0));
     const std::size_t blocks = std::clamp<std::size_t>(kPassBytes / per_block, 1, 16);
     prepared.items_per_pass_ = blocks * PreparedModel::kBlockItems;
     auto round_up = [](std::size_t size) { return (size + 63) / 64 * 64; };
     ScratchLayout& layout = prepared.scratch_layout_;
-    layout.sums_offset = prepared.items_per_pass_ * prepared.slots_.size() * sizeof(std::uint32_t);
+    layout.sums_offset =
+        prepared.items_per_pass_ * 2 * prepared.slots_.size() * sizeof(std::uint32_t);
     layout.pointers_offset = round_up(
         layout.sums_offset +
         (float64 ? prepared.items_per_pass_ * model.info.num_outputs * sizeof(double) : 0));

@@ -35,6 +35,26 @@
 // key and the byte offset of its slot, so `next = 2 * h + (key < threshold)`:
 // no child offset to add and no slot to shift (docs/PERFORMANCE.md, run M).
 //
+// Two more forms, chosen per tree (TreeForm; docs/DESIGN.md, "Tree
+// evaluators"):
+//
+// - kBitvector, a tree of at most kMaxBitvectorLeaves leaves (any shape),
+//   evaluated the QuickScorer way (Lucchese et al., SIGIR 2015; vectorized
+//   across items as in vQS, SIGIR 2016): its leaves are numbered left to
+//   right; a split that is false for an item (the item goes right) clears
+//   the leaves of its left subtree, a range, from the item's bitvector, which
+//   starts all ones; the exit leaf is the lowest bit left. The bitvector is
+//   split into 32-bit words, and each word is computed on its own from the
+//   MaskNodes whose range meets it (most splits meet one word: their
+//   compare, a masked AND), so a register holds one word of sixteen items
+//   and the cost is about one compare and one AND per split, whatever the
+//   number of words; the exit leaf is in the lowest word not 0. No
+//   dependent loads and no branch on the data.
+// - kOblivious, a symmetric tree (symmetric_tree.h: CatBoost's, or any that
+//   happens to be) of depth at most kMaxObliviousDepth: one HeapNode per
+//   level, and the leaf index is the level's decisions as bits (right = 1,
+//   the first level highest): d compares, no walk.
+//
 // Immutable once built; shared by threads.
 #ifndef CALCJIT_MODEL_TREE_PREPARED_MODEL_H_
 #define CALCJIT_MODEL_TREE_PREPARED_MODEL_H_
@@ -42,8 +62,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "calcjit/cpu.h"
 #include "calcjit/status.h"
 #include "model/tree/ensemble.h"
 
@@ -85,13 +107,47 @@ struct HeapNode {
 };
 static_assert(sizeof(HeapNode) == 8);
 
+// A split of a kBitvector tree as it meets one word of the bitvector: the
+// item goes left iff key < threshold_key; when it does not, the word is
+// ANDed with keep.
+struct MaskNode {
+  std::uint32_t threshold_key;
+  std::uint32_t key_offset;  // slot << kSlotShift: bytes from the block's keys
+  std::uint32_t keep;
+};
+static_assert(sizeof(MaskNode) == 12);
+
+// How a tree is evaluated, chosen once at preparation (PreparedModel).
+enum class TreeForm : std::uint8_t {
+  kWalk,       // breadth-first FastNodes, walked depth steps
+  kHeap,       // heap-ordered HeapNodes, walked depth steps
+  kBitvector,  // MaskNodes, every split compared, the exit leaf by bit scan
+  kOblivious,  // a HeapNode per level, the leaf index from d compares
+  kReference,  // the reference walk (a tree too large for 16-bit offsets)
+};
+
+// "bitvector", ...: what `calcjit check` shows.
+const char* TreeFormName(TreeForm form);
+
 struct FastTree {
-  std::uint32_t first_node = 0;  // into PreparedModel::nodes and leaf values
-  std::uint32_t depth = 0;       // steps every item takes
+  // kWalk: into PreparedModel::nodes and leaf values; kHeap, kOblivious:
+  // into heap_nodes; kBitvector: into mask_nodes.
+  std::uint32_t first_node = 0;
+  // kWalk, kHeap: steps every item takes; kOblivious: levels; kBitvector:
+  // splits.
+  std::uint32_t depth = 0;
   std::uint32_t output = 0;
-  // Heap layout: the tree's splits are heap_nodes()[first_node + h] for heap
+  TreeForm form = TreeForm::kWalk;
+  // kHeap: the tree's splits are heap_nodes()[first_node + h] for heap
   // positions h in [1, 2^depth), its leaves *_leaves()[first_leaf + h - 2^depth].
-  bool heap = false;
+  // kBitvector: leaf i (left to right) is *_leaves()[first_leaf + i];
+  // kOblivious: leaf index i (decisions as bits) likewise.
+  std::uint32_t leaves = 0;  // kBitvector: the tree's leaves
+  // kBitvector: 32-bit words of its bitvector (leaves / 32, rounded up);
+  // word w's MaskNodes are mask_nodes()[first_node + word_ends()[first_word +
+  // w - 1], first_node + word_ends()[first_word + w]) (from 0 for w = 0).
+  std::uint32_t words = 0;
+  std::uint32_t first_word = 0;
   std::uint32_t first_leaf = 0;
   std::uint32_t bytes = 0;  // of nodes and leaves, for grouping into chunks
   // A tree too large for 16-bit child offsets (over 65,535 nodes) is walked
@@ -101,12 +157,36 @@ struct FastTree {
 
 // Where Evaluate keeps what it computes, in bytes from the (64-byte aligned)
 // start of the caller's scratch: a pass's slot keys (block by block, slot by
-// slot), the float64 sums of TreeRules::Sum::kFloat64 (output by output), and
-// a pointer per output.
+// slot, then the same slots' flipped keys: kKeyBias), the float64 sums of TreeRules::Sum::kFloat64
+// (output by output), and a pointer per output.
 struct ScratchLayout {
   std::size_t sums_offset = 0;
   std::size_t pointers_offset = 0;
   std::size_t total_bytes = 0;
+};
+
+// Which forms preparation may choose (all, but for benchmarks and tests
+// that compare with the walk).
+struct PrepareOptions {
+  bool bitvector = true;
+  bool oblivious = true;
+  // Per tier (baseline, avx2, avx512): trees of at most this many leaves
+  // take the bitvector form (at most kMaxBitvectorLeaves), larger ones a
+  // walk. Measured (docs/PERFORMANCE.md, run Q): the baseline tier's plain
+  // loops lose to the walk; AVX2 wins up to 64 leaves, AVX-512 up to 256.
+  std::uint32_t max_bitvector_leaves[3] = {0, 64, 256};
+};
+
+// How many trees took each form on one tier and why, for `calcjit check`
+// (the model's description): "480 bitvector, 20 walk (over 256 leaves)".
+struct TreePlan {
+  std::uint64_t bitvector = 0;
+  std::uint64_t oblivious = 0;
+  std::uint64_t walk_many_leaves = 0;  // kWalk or kHeap: over kMaxBitvectorLeaves
+  std::uint64_t walk_too_deep_oblivious = 0;
+  std::uint64_t reference = 0;  // too large for the layout
+  std::uint32_t max_bitvector_leaves = 0;
+  std::string Describe() const;
 };
 
 class PreparedModel {
@@ -115,8 +195,14 @@ class PreparedModel {
   // bytes apart.
   static constexpr std::size_t kBlockItems = 64;
   static constexpr unsigned kSlotShift = 8;  // log2(kBlockItems * sizeof(uint32_t))
+  // Trees of at most this many leaves take the bitvector form.
+  static constexpr std::uint32_t kMaxBitvectorLeaves = 256;
+  // Symmetric trees of at most this depth take the oblivious form (2^depth
+  // leaves kept).
+  static constexpr std::uint32_t kMaxObliviousDepth = 12;
 
-  static Result<PreparedModel> Prepare(std::shared_ptr<const TreeEnsemble> model);
+  static Result<PreparedModel> Prepare(std::shared_ptr<const TreeEnsemble> model,
+                                       const PrepareOptions& options = {});
 
   const TreeEnsemble& ensemble() const { return *ensemble_; }
   const ModelInfo& info() const { return ensemble_->info; }
@@ -125,36 +211,74 @@ class PreparedModel {
 
   const std::vector<FastNode>& nodes() const { return nodes_; }
   const std::vector<HeapNode>& heap_nodes() const { return heap_nodes_; }
+  const std::vector<MaskNode>& mask_nodes() const { return mask_nodes_; }
+  const std::vector<std::uint32_t>& word_ends() const { return word_ends_; }
   const std::vector<float>& float_leaves() const { return float_leaves_; }     // Sum::kFloat32
   const std::vector<double>& double_leaves() const { return double_leaves_; }  // Sum::kFloat64
   const std::vector<Slot>& slots() const { return slots_; }
-  const std::vector<FastTree>& trees() const { return trees_; }
+  // The trees as tier `tier` evaluates them (kAuto: this CPU's best), in
+  // the file's order: each tier has its plan, chosen once, here.
+  const std::vector<FastTree>& trees(Isa tier = Isa::kAuto) const {
+    return tier_trees_[TierIndex(tier)];
+  }
   // Tree chunk c is trees [chunk_starts[c], chunk_starts[c + 1]).
-  const std::vector<std::uint32_t>& chunk_starts() const { return chunk_starts_; }
+  const std::vector<std::uint32_t>& chunk_starts(Isa tier = Isa::kAuto) const {
+    return tier_chunks_[TierIndex(tier)];
+  }
   // Items evaluated together between chunks (a multiple of kBlockItems).
   std::size_t items_per_pass() const { return items_per_pass_; }
   // The whole model goes through the reference evaluator (more than 65,535
   // slots): same bits, slower.
   bool reference_only() const { return reference_only_; }
   const ScratchLayout& scratch_layout() const { return scratch_layout_; }
+  // The form of every tree, counted (the one selection point is Prepare).
+  const TreePlan& plan(Isa tier = Isa::kAuto) const { return plans_[TierIndex(tier)]; }
 
  private:
   // One tree in heap order; `slot_table` is the SlotTable of Prepare.
   static void LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool float64,
                          void* slot_table, PreparedModel* prepared, FastTree* fast);
+  // One tree of at most kMaxBitvectorLeaves leaves as MaskNodes.
+  static void LayOutBitvector(const TreeEnsemble& model, const Tree& tree, bool float64,
+                              void* slot_table, PreparedModel* prepared, FastTree* fast);
+  // One symmetric tree of `depth` levels.
+  static void LayOutOblivious(const TreeEnsemble& model, const Tree& tree, std::uint32_t depth,
+                              bool float64, void* slot_table, PreparedModel* prepared,
+                              FastTree* fast);
+  // Room for `count` leaves of this model's sum type; returns the first.
+  std::uint32_t AddLeaves(bool float64, std::size_t count);
+  void SetLeaf(bool float64, std::size_t at, double value);
 
   std::shared_ptr<const TreeEnsemble> ensemble_;
   std::vector<FastNode> nodes_;
   std::vector<HeapNode> heap_nodes_;
+  std::vector<MaskNode> mask_nodes_;
+  std::vector<std::uint32_t> word_ends_;
   std::vector<float> float_leaves_;
   std::vector<double> double_leaves_;
   std::vector<Slot> slots_;
-  std::vector<FastTree> trees_;
-  std::vector<std::uint32_t> chunk_starts_;
+  static constexpr int kTiers = 3;
+  static int TierIndex(Isa tier) {
+    const Isa isa = tier == Isa::kAuto ? BestIsa() : tier;
+    return isa == Isa::kAvx512 ? 2 : isa == Isa::kAvx2 ? 1 : 0;
+  }
+  std::vector<FastTree> trees_;  // while preparing: each tree's walk form
+  std::vector<FastTree> tier_trees_[kTiers];
+  std::vector<std::uint32_t> tier_chunks_[kTiers];
   std::size_t items_per_pass_ = kBlockItems;
   bool reference_only_ = false;
   ScratchLayout scratch_layout_;
+  TreePlan plans_[kTiers];
 };
+
+// Each slot's keys are in scratch twice: as they are, for the walks
+// (unsigned compares: `cmp; adc` in the breadth-first walk), and with their
+// top bit flipped, num_slots slots further, for the bitvector and oblivious
+// forms, whose threshold keys are flipped too and which compare as signed
+// 32-bit integers (the flipped keys' signed order is the keys' order): x86
+// has signed 32-bit compares at every vector width, SSE2 and AVX2 no
+// unsigned ones, so no tier flips a key per compare.
+inline constexpr std::uint32_t kKeyBias = 0x80000000u;
 
 // The order-preserving key of a non-NaN float (see above).
 inline std::uint32_t OrderKey(std::uint32_t bits) {

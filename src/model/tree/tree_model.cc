@@ -9,6 +9,7 @@
 
 #include "model/tree/block_evaluator.h"
 #include "model/tree/reference_evaluator.h"
+#include "model/tree/symmetric_tree.h"
 
 namespace calcjit::model {
 
@@ -24,32 +25,6 @@ std::string FloatText(double value) {
     return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, narrow).ptr);
   }
   return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
-}
-
-// The number of leaves of a symmetric ("oblivious") tree, laid out as
-// ensemble.h says (complete, in heap order: node i's children are 2i + 1 and
-// 2i + 2, every node of a level splitting alike), or 0 for any other tree.
-// Such a tree's leaf reached at position p has the leaf index p - (leaves - 1),
-// the number CatBoost's files give their leaves; `explain` prints it.
-std::uint64_t SymmetricLeaves(const TreeEnsemble& ensemble, const Tree& tree) {
-  if (tree.depth >= 32) return 0;
-  const std::uint64_t leaves = std::uint64_t{1} << tree.depth;
-  if (tree.num_nodes != 2 * leaves - 1) return 0;
-  for (std::uint64_t i = 0; i + 1 < leaves; ++i) {
-    const TreeNode& node = ensemble.node(tree, static_cast<std::uint32_t>(i));
-    // The first node of i's level, which every node of the level must match.
-    const TreeNode& first =
-        ensemble.node(tree, static_cast<std::uint32_t>(std::bit_floor(i + 1) - 1));
-    if (node.kind != NodeKind::kNumerical || node.left != 2 * i + 1 || node.right != 2 * i + 2 ||
-        node.feature != first.feature || node.value != first.value ||
-        node.missing != first.missing || node.default_left != first.default_left) {
-      return 0;
-    }
-  }
-  for (std::uint64_t i = leaves - 1; i < 2 * leaves - 1; ++i) {
-    if (ensemble.node(tree, static_cast<std::uint32_t>(i)).kind != NodeKind::kLeaf) return 0;
-  }
-  return leaves;
 }
 
 class TreeModel final : public Model {
@@ -112,9 +87,14 @@ class TreeModel final : public Model {
                Decision(ensemble, node, row[node.feature], left);
       }
       out += " leaf " + FloatText(ensemble.node(tree, path.back()).value);
-      if (const std::uint64_t leaves = SymmetricLeaves(ensemble, tree); leaves != 0) {
-        out += " (symmetric tree: leaf index " + std::to_string(path.back() - (leaves - 1)) +
-               " of " + std::to_string(leaves) + ")";
+      if (const int depth = SymmetricDepth(ensemble, tree); depth > 0) {
+        // The leaf index: the decisions as bits, the first highest, right = 1.
+        std::uint64_t index = 0;
+        for (std::size_t p = 0; p + 1 < path.size(); ++p) {
+          index = 2 * index + (path[p + 1] == ensemble.node(tree, path[p]).right ? 1 : 0);
+        }
+        out += " (symmetric tree: leaf index " + std::to_string(index) + " of " +
+               std::to_string(std::uint64_t{1} << depth) + ")";
       }
       out += "\n";
     }
@@ -171,7 +151,10 @@ class TreeModel final : public Model {
     summary.feature_names = info.feature_names;
     summary.names_from_file = info.names_from_file;
     summary.tree_nodes = info.num_nodes;
-    summary.description = DescribeModel(info);
+    // With how its trees are evaluated, chosen at preparation: what `check`
+    // shows (prepared_model.h, TreePlan).
+    summary.description = DescribeModel(info) + "; evaluator (" + std::string(IsaName(BestIsa())) +
+                          "): " + loaded.prepared.plan().Describe();
     return summary;
   }
 
