@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backend/jit/codegen.h"
 #include "backend/program/program.h"
@@ -25,6 +26,9 @@ class CompiledCode {
 struct CompiledPiece {
   PieceFunction function = nullptr;
   std::shared_ptr<const CompiledCode> code;
+  // The pages of its constant pool and tables, touched before each call
+  // (section_pages.h says why).
+  std::vector<const volatile char*> data_pages;
 };
 
 // The target each tier compiles for: "x86-64", "x86-64-v3", "x86-64-v4".

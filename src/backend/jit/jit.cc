@@ -1,5 +1,6 @@
 #include "backend/jit/jit.h"
 
+#include "backend/jit/section_pages.h"
 #include "backend/jit/tail_blocks.h"
 
 #include <algorithm>
@@ -27,6 +28,7 @@ class JitCode final : public program::RegionCode {
   void Run(const program::RegionArgs& args, float* scratch) const override {
     const std::size_t n = args.item_count;
     const std::size_t whole = n - n % kChunk;
+    TouchPages(piece_.data_pages);
     if (whole > 0) piece_.function(args.reads, args.scalars, args.writes, whole);
     const std::size_t tail = n - whole;
     if (tail == 0) return;
