@@ -76,7 +76,7 @@ int Jit() {
   program::RegionArgs args{reads.data(), nullptr, writes, kItems};
   const program::RegionCode& code = *regions->code[0];
   std::vector<float> scratch(code.ScratchFloats() + 16);
-  auto raw = [&] { piece->function(reads.data(), nullptr, writes, kItems); };
+  auto raw = [&] { piece->function(reads.data(), nullptr, writes, kItems, nullptr); };
   auto run = [&] { code.Run(args, scratch.data()); };
   std::printf("JIT sum10, %zu items, %s (ns per call):\n", kItems, IsaName(isa).data());
   std::printf("  data page present:                     function %9.0f   region code %9.0f\n",

@@ -358,14 +358,15 @@ struct Prepared {
 
 // Generates, links, verifies and optimizes a piece's module.
 Result<Prepared> Prepare(const program::Region& piece, Isa isa, const std::string& symbol,
-                         DumpStage stop_at, std::string* ir_before) {
+                         DumpStage stop_at, std::string* ir_before, bool staged = true) {
   InitializeLlvm();
   Prepared prepared;
   prepared.context = std::make_unique<llvm::LLVMContext>();
   Result<std::unique_ptr<llvm::TargetMachine>> machine = MakeTargetMachine(isa);
   if (!machine.ok()) return machine.status();
   prepared.machine = std::move(machine).value();
-  std::unique_ptr<llvm::Module> module = GeneratePiece(*prepared.context, piece, symbol, isa);
+  std::unique_ptr<llvm::Module> module =
+      GeneratePiece(*prepared.context, piece, symbol, isa, staged);
   if (ir_before != nullptr) {
     llvm::raw_string_ostream stream(*ir_before);
     module->print(stream, nullptr);
@@ -429,9 +430,9 @@ std::string SymbolFor(const program::Region& piece, bool unique) {
   return unique ? name + "." + std::to_string(counter.fetch_add(1)) : name;
 }
 
-Result<CompiledPiece> CompileUncached(const program::Region& piece, Isa isa) {
+Result<CompiledPiece> CompileUncached(const program::Region& piece, Isa isa, bool staged) {
   const std::string symbol = SymbolFor(piece, true);
-  Result<Prepared> prepared = Prepare(piece, isa, symbol, DumpStage::kAssembly, nullptr);
+  Result<Prepared> prepared = Prepare(piece, isa, symbol, DumpStage::kAssembly, nullptr, staged);
   if (!prepared.ok()) return prepared.status();
   Result<std::string> object = Emit(*prepared->module, *prepared->machine, llvm::CGFT_ObjectFile);
   if (!object.ok()) return object.status();
@@ -551,11 +552,13 @@ std::string CompilerVersion() {
   return "LLVM " LLVM_VERSION_STRING;
 }
 
-Result<CompiledPiece> CompilePiece(const program::Region& piece, Isa isa, bool use_cache) {
-  if (!use_cache) return CompileUncached(piece, isa);
-  const std::string key = PieceKey(piece, TargetCpu(isa) + "/" + CompilerVersion());
+Result<CompiledPiece> CompilePiece(const program::Region& piece, Isa isa, bool use_cache,
+                                   bool staged) {
+  if (!use_cache) return CompileUncached(piece, isa, staged);
+  const std::string key = PieceKey(
+      piece, TargetCpu(isa) + "/" + CompilerVersion() + (staged ? "/staged" : "/one-loop"));
   if (std::optional<CompiledPiece> cached = Cache().Find(key)) return *cached;
-  Result<CompiledPiece> compiled = CompileUncached(piece, isa);
+  Result<CompiledPiece> compiled = CompileUncached(piece, isa, staged);
   if (compiled.ok()) Cache().Add(key, *compiled);
   return compiled;
 }

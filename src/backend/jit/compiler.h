@@ -41,7 +41,9 @@ std::string CompilerVersion();
 // content, target and compiler version: the same piece in another engine (a
 // reloaded set, or the unchanged part of an edited one) reuses the code.
 // With use_cache false, compiles anew and leaves the cache as it was.
-Result<CompiledPiece> CompilePiece(const program::Region& piece, Isa isa, bool use_cache = true);
+// `staged` false: one loop whatever the calls (the "stage" step off: stages.h).
+Result<CompiledPiece> CompilePiece(const program::Region& piece, Isa isa, bool use_cache = true,
+                                   bool staged = true);
 
 enum class DumpStage {
   kIr,           // as generated: one loop, calls to the kernels
