@@ -59,9 +59,10 @@ inline constexpr std::size_t kMaxTierMeasurementItems = 16'384;
 // Times `vm` and `jit`, engines of one set and options, on one synthetic
 // batch of `item_count` items (1 to kMaxTierMeasurementItems; 0: 1,000) in the
 // shape of their schema, in alternating rounds of the calling thread's CPU
-// time, and keeps the best round of each. Takes some tens of milliseconds; tiered serving runs it
-// on its background thread, never on a caller's. A program with no region to compile runs the same
-// kernels on both: not timed, the VM chosen.
+// time, and keeps the best round of each. Takes some tens of milliseconds;
+// tiered serving runs it on its background thread, never on a caller's. A
+// program with no region to compile runs the same kernels on both: not
+// timed, the VM chosen.
 Result<TierMeasurement> MeasureTiers(const Engine& vm, const Engine& jit,
                                      std::size_t item_count = 0);
 // Compiles `set` for the VM and the JIT (`options` but the backend) and times
