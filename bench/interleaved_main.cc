@@ -1,4 +1,6 @@
-// calcjit_interleaved: the VM and the JIT on one set, timed in alternation,
+// calcjit_interleaved: the VM and the JIT on one set, timed in alternation
+// (the JIT twice: as built, and with its "stage" step off: one loop per
+// piece, docs/PERFORMANCE.md run U3),
 // the fastest of many short batches kept. On a shared, noisy machine the
 // minimum of interleaved batches is steadier than a median of consecutive
 // ones, and the ratio between the two backends steadier still.
@@ -7,6 +9,8 @@
 //
 // Links the shared library, so that two builds compare with one binary:
 //   LD_LIBRARY_PATH=../other-build/src build/bench/calcjit_interleaved SET
+#include <time.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +23,15 @@
 #include "examples/ranking/example_data.h"
 
 namespace {
+
+// This thread's CPU time in ms: on a machine shared with builds, a batch's
+// wall time includes the time the thread waited for a core; its CPU time
+// does not (docs/PERFORMANCE.md, "The machine").
+double ThreadCpuMs() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) * 1e-6;
+}
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "calcjit_interleaved: %s\n", message.c_str());
@@ -37,13 +50,17 @@ int main(int argc, char** argv) {
   struct Run {
     const char* name;
     calcjit::Backend backend;
+    std::vector<std::string> disabled;
     std::optional<calcjit::Engine> engine;
     double best_ms = std::numeric_limits<double>::infinity();
   };
-  std::vector<Run> runs = {{"vm", calcjit::Backend::kVm, {}}, {"jit", calcjit::Backend::kJit, {}}};
+  std::vector<Run> runs = {{"vm", calcjit::Backend::kVm, {}, {}},
+                           {"jit", calcjit::Backend::kJit, {}, {}},
+                           {"jit, one loop per piece", calcjit::Backend::kJit, {"stage"}, {}}};
   for (Run& run : runs) {
     calcjit::EngineOptions options;
     options.backend = run.backend;
+    options.disabled_passes = run.disabled;
     calcjit::Result<calcjit::Engine> engine = calcjit::Engine::Compile(*set, options);
     if (!engine.ok()) return Fail(engine.status().ToString());
     run.engine = std::move(engine).value();
@@ -57,23 +74,22 @@ int main(int argc, char** argv) {
       calcjit::Batch batch(engine);
       if (!calcjit::example::BindExampleQuery(query, batch).ok()) return Fail("cannot bind");
       if (!engine.Evaluate(batch).ok()) return Fail("evaluation failed");
-      const auto start = std::chrono::steady_clock::now();
+      const double start = ThreadCpuMs();
       int evaluations = 0;
       double elapsed_ms = 0.0;
       do {
         if (!engine.Evaluate(batch).ok()) return Fail("evaluation failed");
         ++evaluations;
-        elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                               start)
-                         .count();
+        elapsed_ms = ThreadCpuMs() - start;
       } while (elapsed_ms < 10.0);
       const double ms = elapsed_ms / evaluations;
       if (ms < run.best_ms) run.best_ms = ms;
     }
   }
-  std::printf("%s, %zu items, fastest of %d interleaved batches (%s code):\n", argv[1], items,
-              rounds, std::string(calcjit::IsaName(runs[1].engine->isa())).c_str());
-  for (const Run& run : runs) std::printf("  %-4s %8.3f ms\n", run.name, run.best_ms);
-  std::printf("  vm/jit %.3f\n", runs[0].best_ms / runs[1].best_ms);
+  std::printf("%s, %zu items, fastest of %d interleaved batches, CPU time (%s code):\n", argv[1],
+              items, rounds, std::string(calcjit::IsaName(runs[1].engine->isa())).c_str());
+  for (const Run& run : runs) std::printf("  %-24s %8.3f ms\n", run.name, run.best_ms);
+  std::printf("  vm/jit %.3f, jit/vm %.3f, one loop/vm %.3f\n", runs[0].best_ms / runs[1].best_ms,
+              runs[1].best_ms / runs[0].best_ms, runs[2].best_ms / runs[0].best_ms);
   return 0;
 }

@@ -1,4 +1,5 @@
-// calcjit check SET: every error with its place, and the implicit inputs.
+// calcjit check SET [--tiers]: every error with its place, and the implicit
+// inputs; with --tiers, the VM and the JIT timed (tier choice).
 #include <iostream>
 
 #include "cli/common.h"
@@ -26,6 +27,14 @@ int RunCheck(const CheckOptions& options) {
   if (!models.empty()) std::cout << "models:\n";
   for (const DeclaredModel& model : models) {
     std::cout << "  " << model.name << " = " << model.path << ": " << model.description << '\n';
+  }
+  if (options.tiers) {
+    const Result<std::string> tiers = TierLines(*set, EngineOptions{}, options.tier_items);
+    if (!tiers.ok()) {
+      ReportError(tiers.status());
+      return 1;
+    }
+    std::cout << *tiers;
   }
   return 0;
 }

@@ -24,6 +24,9 @@ struct SetSource {
 
 struct CheckOptions {
   SetSource set;
+  // Also compile the set for the VM and the JIT and time both (tier choice).
+  bool tiers = false;
+  std::size_t tier_items = 0;  // items in the batch timed; 0: 1,000
 };
 
 struct PrintOptions {
@@ -57,7 +60,8 @@ inline constexpr std::size_t kMaxThreads = 256;
 
 struct DumpOptions {
   SetSource set;
-  std::string what = "program";  // dag | passes | program | ir | asm
+  std::string what = "program";  // dag | passes | program | ir | asm | tiers
+  std::size_t tier_items = 0;    // with tiers: items in the batch timed; 0: 1,000
   bool optimized = false;        // with ir: after LLVM's optimizer
   std::vector<std::string> outputs;
   std::vector<std::string> disabled_passes;

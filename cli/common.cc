@@ -67,4 +67,16 @@ void ReportError(std::string_view message) {
   std::cerr << "error: " << message << '\n';
 }
 
+Result<std::string> TierLines(const FeatureSet& set, const EngineOptions& options,
+                              std::size_t items) {
+  Result<TierMeasurement> tiers = MeasureTiers(set, options, items);
+  if (!tiers.ok()) return tiers.status();
+  std::string text = "tiers: " + tiers->note + "\n";
+  if (tiers->measured) {
+    text +=
+        "  served with tier choice (auto): the " + std::string(BackendName(tiers->chosen)) + "\n";
+  }
+  return text;
+}
+
 }  // namespace calcjit::cli

@@ -26,6 +26,11 @@ std::vector<std::string> InputFiles(const SetSource& source, const FeatureSet& s
 // escaped by the library already; this is for what the commands print.
 std::string ForTerminal(std::string_view text);
 
+// The VM and the JIT of the set timed on one synthetic batch (MeasureTiers),
+// as lines for `check --tiers` and `dump --tiers`.
+Result<std::string> TierLines(const FeatureSet& set, const EngineOptions& options,
+                              std::size_t items);
+
 // Prints every diagnostic to stderr, one per line, prefixed with "error: ".
 void ReportError(const Status& status);
 void ReportError(std::string_view message);

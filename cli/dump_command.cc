@@ -1,6 +1,7 @@
-// calcjit dump SET [--dag | --passes | --program | --ir [--optimized] | --asm]:
-// what the optimizer, the VM and the JIT make of a set, for people reading it
-// and for golden tests.
+// calcjit dump SET [--dag | --passes | --program | --ir [--optimized] | --asm |
+// --tiers]: what the optimizer, the VM and the JIT make of a set, for people
+// reading it and for golden tests; --tiers times the VM and the JIT (tier
+// choice), so its numbers are the machine's, not golden.
 #include <iostream>
 
 #include "cli/common.h"
@@ -13,6 +14,14 @@ Result<std::string> Render(const FeatureSet& set, const DumpOptions& options) {
   const std::optional<Isa> isa = IsaFromName(options.isa);
   if (!isa) return UserError("unknown --isa '" + options.isa + "'");
   if (options.optimized && options.what != "ir") return UserError("--optimized goes with --ir");
+  if (options.what == "tiers") {
+    EngineOptions engine;
+    engine.outputs = options.outputs;
+    engine.isa = *isa;
+    engine.disabled_passes = options.disabled_passes;
+    engine.block_size = options.block_size;
+    return TierLines(set, engine, options.tier_items);
+  }
   const std::string what =
       options.what == "ir" && options.optimized ? "optimized-ir" : options.what;
   const std::optional<DumpKind> kind = DumpKindFromName(what);

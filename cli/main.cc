@@ -135,6 +135,13 @@ int main(int argc, char** argv) {
   CLI::App* check_command = app.add_subcommand(
       "check", "Validate a feature set: print every error with its place, list implicit inputs");
   AddSetArgument(check_command, &check.set);
+  check_command->add_flag("--tiers", check.tiers,
+                          "Also compile for the VM and the JIT, time both on one synthetic batch "
+                          "and say which tiered serving would choose");
+  check_command
+      ->add_option("--tier-items", check.tier_items,
+                   "With --tiers: items in the batch timed, 1 to 16384 (default 1000)")
+      ->check(CLI::Range(std::size_t{1}, calcjit::kMaxTierMeasurementItems));
   check_command->callback([&] { exit_code = RunCheck(check); });
 
   PrintOptions print;
@@ -199,6 +206,13 @@ int main(int argc, char** argv) {
       "The JIT's LLVM IR for each piece (add --optimized: after LLVM's passes)");
   what->add_flag_callback(
       "--asm", [&] { dump.what = "asm"; }, "The JIT's machine code");
+  what->add_flag_callback(
+      "--tiers", [&] { dump.what = "tiers"; },
+      "The VM and the JIT timed on one synthetic batch: which tiered serving would choose");
+  dump_command
+      ->add_option("--tier-items", dump.tier_items,
+                   "With --tiers: items in the batch timed, 1 to 16384 (default 1000)")
+      ->check(CLI::Range(std::size_t{1}, calcjit::kMaxTierMeasurementItems));
   dump_command->add_flag("--optimized", dump.optimized, "With --ir: the IR after optimization");
   what->require_option(0, 1);
   dump_command->add_option("--outputs", dump.outputs, "Outputs to compute, in order")

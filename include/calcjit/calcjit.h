@@ -175,8 +175,8 @@ CALCJIT_API void calcjit_set_free(calcjit_set* set);
  * its library names them (margin, raw_score, output; _0, _1, ... when
  * several). `format` is a name of calcjit_model_format_name ("xgboost",
  * "lightgbm", ...), or NULL to tell it from the bytes' content. */
-CALCJIT_API calcjit_status calcjit_set_from_model(const void* data, size_t size,
-                                                  const char* format, calcjit_set** out);
+CALCJIT_API calcjit_status calcjit_set_from_model(const void* data, size_t size, const char* format,
+                                                  calcjit_set** out);
 /* The same from a file; with `format` NULL, from its content or extension.
  * Errors name the file. */
 CALCJIT_API calcjit_status calcjit_set_read_model(const char* path, const char* format,
@@ -262,6 +262,22 @@ CALCJIT_API calcjit_status calcjit_engine_stats(const calcjit_engine* engine, ca
  * valid until the next calcjit_engine_backend_note call on this thread. NULL
  * for a NULL engine. */
 CALCJIT_API const char* calcjit_engine_backend_note(const calcjit_engine* engine);
+
+/* Tier choice (docs/SERVING.md): with AUTO, once the JIT has compiled the
+ * current version, a background thread times the VM and the JIT on one
+ * synthetic batch of the version's shape and the JIT serves only if it was
+ * faster. measured is 0 until then (and for a pinned backend). */
+typedef struct calcjit_tiers {
+  int measured;
+  size_t items; /* items in the batch timed */
+  double vm_ns_per_item, jit_ns_per_item;
+  calcjit_backend chosen; /* VM or JIT */
+  /* The timings and the choice in words, or why nothing was timed. Valid
+   * until the next calcjit_engine_tiers call on this thread. */
+  const char* note;
+} calcjit_tiers;
+
+CALCJIT_API calcjit_status calcjit_engine_tiers(const calcjit_engine* engine, calcjit_tiers* out);
 
 /* Shadow evaluations: a `fraction` (0 to 1) of the evaluations (queries) is
  * also computed by `backend` (REFERENCE: the oracle) from the served set, or

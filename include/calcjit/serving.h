@@ -29,10 +29,46 @@ class SessionState;
 
 struct ServingOptions {
   // kAuto tiers: each version serves from the VM as soon as it is loaded and
-  // from the JIT once a background thread has compiled it. A named backend
-  // is pinned (the version is ready when that backend has compiled it).
+  // from the JIT once a background thread has compiled it and (with
+  // measure_tiers) timed it faster than the VM. A named backend is pinned
+  // (the version is ready when that backend has compiled it).
   EngineOptions engine;
+  // kAuto: after the JIT compiles, the background thread times the VM and
+  // the JIT on one synthetic batch of the version's shape (MeasureTiers) and
+  // the JIT replaces the VM only if it was faster; false: the JIT replaces
+  // the VM as soon as it has compiled.
+  bool measure_tiers = true;
 };
+
+// The VM and the JIT of one set timed on the same batch: how tiering chooses
+// (docs/SERVING.md, "Tier choice"). The bits are the same either way.
+struct TierMeasurement {
+  bool measured = false;  // false: not timed (`note` says why)
+  std::size_t items = 0;  // items in the batch timed
+  double vm_ns_per_item = 0.0;
+  double jit_ns_per_item = 0.0;
+  Backend chosen = Backend::kVm;  // the faster (the VM when not measured)
+  // "vm 1,386 ns, jit 1,536 ns per item at 2,000 items (jit/vm 1.11): the vm is faster",
+  // or why nothing was timed.
+  std::string note;
+};
+
+// The most items MeasureTiers times in one batch.
+inline constexpr std::size_t kMaxTierMeasurementItems = 16'384;
+
+// Times `vm` and `jit`, engines of one set and options, on one synthetic
+// batch of `item_count` items (1 to kMaxTierMeasurementItems; 0: 1,000) in the
+// shape of their schema, in alternating rounds of the calling thread's CPU
+// time, and keeps the best round of each. Takes some tens of milliseconds;
+// tiered serving runs it on its background thread, never on a caller's. A
+// program with no region to compile runs the same kernels on both: not
+// timed, the VM chosen.
+Result<TierMeasurement> MeasureTiers(const Engine& vm, const Engine& jit,
+                                     std::size_t item_count = 0);
+// Compiles `set` for the VM and the JIT (`options` but the backend) and times
+// them: for `calcjit check` and `calcjit dump --tiers`.
+Result<TierMeasurement> MeasureTiers(const FeatureSet& set, const EngineOptions& options = {},
+                                     std::size_t item_count = 0);
 
 // What shadow evaluations compare with.
 struct ShadowOptions {
@@ -78,6 +114,9 @@ struct VersionStats {
                                      // cannot run on this version: shadow_note says why)
   std::string shadow_note;
   std::uint64_t mismatches = 0;  // values that differed
+  // kAuto with measure_tiers: the VM and the JIT timed once the JIT compiled
+  // (measured is false until then); `backend` is `tiers.chosen` after it.
+  TierMeasurement tiers;
 };
 
 class Session;

@@ -17,6 +17,7 @@ from ._calcjit import (  # noqa: F401 (re-exported)
     Input,
     Mismatch,
     ServingEngine,
+    TierMeasurement,
     VersionStats,
     is_backend_available,
     is_isa_supported,
@@ -40,7 +41,8 @@ BACKENDS = ("reference", "vm", "jit", "auto")
 
 __all__ = [
     "BACKENDS", "Diagnostic", "Engine", "Error", "FeatureSet", "Input", "Mismatch",
-    "ServingEngine", "VersionStats", "available_backends", "evaluate_arrow", "evaluate_dataframe",
+    "ServingEngine", "TierMeasurement", "VersionStats", "available_backends", "evaluate_arrow",
+    "evaluate_dataframe",
     "from_model", "is_backend_available", "is_isa_supported", "parse", "query_offsets", "query_starts",
     "read_file", "__version__",
 ]

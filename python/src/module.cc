@@ -340,6 +340,21 @@ void DefineModule(py::module_& module) {
                std::to_string(e.engine().schema().outputs.size()) + " outputs>";
       });
 
+  py::class_<TierMeasurement>(module, "TierMeasurement",
+                              "The VM and the JIT of one version timed on the same synthetic "
+                              "batch: the faster serves (tier choice).")
+      .def_readonly("measured", &TierMeasurement::measured, "False until the JIT has compiled")
+      .def_readonly("items", &TierMeasurement::items, "items in the batch timed")
+      .def_readonly("vm_ns_per_item", &TierMeasurement::vm_ns_per_item)
+      .def_readonly("jit_ns_per_item", &TierMeasurement::jit_ns_per_item)
+      .def_property_readonly(
+          "chosen", [](const TierMeasurement& t) { return std::string(BackendName(t.chosen)); },
+          "'vm' or 'jit'")
+      .def_readonly("note", &TierMeasurement::note, "the timings and the choice, in words")
+      .def("__repr__", [](const TierMeasurement& t) {
+        return "TierMeasurement(" + (t.measured ? t.note : "measured=False: " + t.note) + ")";
+      });
+
   py::class_<VersionStats>(module, "VersionStats", "Counters of one version since it was loaded.")
       .def_readonly("version", &VersionStats::version)
       .def_property_readonly(
@@ -356,6 +371,8 @@ void DefineModule(py::module_& module) {
       .def_readonly("shadow_evaluations", &VersionStats::shadow_evaluations)
       .def_readonly("shadow_dropped", &VersionStats::shadow_dropped)
       .def_readonly("mismatches", &VersionStats::mismatches)
+      .def_readonly("tiers", &VersionStats::tiers,
+                    "the VM and the JIT timed once the JIT compiled (TierMeasurement)")
       .def("__repr__", [](const VersionStats& s) {
         return "VersionStats(version=" + std::to_string(s.version) + ", backend='" +
                std::string(BackendName(s.backend)) +

@@ -85,13 +85,22 @@ def test_reload_while_threads_evaluate():
     assert seen  # (both when the threads were scheduled during the reloads)
 
 
-def test_auto_tiers_to_the_jit():
+def test_auto_tiers_to_the_faster_tier():
     if not calcjit.is_backend_available("jit"):
         pytest.skip("no JIT in this build")
     serving = calcjit.ServingEngine(V1)
     serving.wait_for_jit()
     stats = serving.stats()
-    assert stats.backend == "jit" and not stats.jit_pending and stats.jit_compile_ms > 0
+    assert not stats.jit_pending and stats.jit_compile_ms > 0
+    # Tier choice: the VM and the JIT timed once the JIT compiled; the faster serves.
+    tiers = stats.tiers
+    assert isinstance(tiers, calcjit.TierMeasurement)
+    assert tiers.measured, tiers.note
+    assert tiers.items == 1000  # no traffic yet: the default batch
+    assert tiers.vm_ns_per_item > 0 and tiers.jit_ns_per_item > 0
+    assert stats.backend == tiers.chosen
+    assert (tiers.chosen == "jit") == (tiers.jit_ns_per_item < tiers.vm_ns_per_item)
+    assert "per item at 1,000 items" in tiers.note and tiers.chosen in repr(tiers)
 
 
 def test_shadow_against_the_reference(ranking):

@@ -129,6 +129,25 @@ calcjit_status calcjit_engine_stats(const calcjit_engine* engine, calcjit_stats*
   });
 }
 
+calcjit_status calcjit_engine_tiers(const calcjit_engine* engine, calcjit_tiers* out) {
+  return Call([&]() -> Status {
+    if (engine == nullptr) return NullArgument("engine");
+    if (out == nullptr) return NullArgument("out");
+    const calcjit::TierMeasurement tiers = engine->engine.Stats().tiers;
+    thread_local std::string note;
+    note = tiers.note;
+    calcjit_tiers c{};
+    c.measured = tiers.measured ? 1 : 0;
+    c.items = tiers.items;
+    c.vm_ns_per_item = tiers.vm_ns_per_item;
+    c.jit_ns_per_item = tiers.jit_ns_per_item;
+    c.chosen = BackendToC(tiers.chosen);
+    c.note = note.c_str();
+    *out = c;
+    return Status::Ok();
+  });
+}
+
 const char* calcjit_engine_backend_note(const calcjit_engine* engine) {
   return CallValue<const char*>(nullptr, [&](const char*& note) -> Status {
     if (engine == nullptr) return NullArgument("engine");

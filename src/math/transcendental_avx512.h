@@ -34,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "math/masked_lanes.h"
 #include "math/transcendental.h"
 
 #define CALCJIT_AVX512 __attribute__((target("arch=x86-64-v4")))
@@ -393,18 +394,28 @@ CALCJIT_AVX512_INLINE __m512 Lanes16(__m512 x, __mmask16 lanes) {
 }
 
 // out[i] = f(x[i]) for i < n; out may be x. Whole vectors, then the tail
-// with masked loads and stores (its padding lanes are 0 and never redone).
+// with masked loads and stores (its padding lanes are 0 and never redone),
+// or through a padded block when a masked-off lane would reach another page.
 template <Fast16 (*kFast)(__m512), float (*kExact)(float)>
 CALCJIT_AVX512_INLINE void Column16(const float* x, float* out, std::size_t n) {
   std::size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     _mm512_storeu_ps(out + i, Lanes16<kFast, kExact>(_mm512_loadu_ps(x + i), 0xFFFF));
   }
-  if (i < n) {
-    const __mmask16 tail = static_cast<__mmask16>((1u << (n - i)) - 1);
+  if (i == n) return;
+  const std::size_t rest = n - i;
+  const __mmask16 tail = static_cast<__mmask16>((1u << rest) - 1);
+  if (MaskedLanesStayOnActivePages(x + i, rest, 16) &&
+      MaskedLanesStayOnActivePages(out + i, rest, 16)) {
     _mm512_mask_storeu_ps(out + i, tail,
                           Lanes16<kFast, kExact>(_mm512_maskz_loadu_ps(tail, x + i), tail));
+    return;
   }
+  // Near a page end: through a padded block (math/masked_lanes.h says why).
+  alignas(64) float block[16] = {};
+  for (std::size_t k = 0; k < rest; ++k) block[k] = x[i + k];
+  _mm512_store_ps(block, Lanes16<kFast, kExact>(_mm512_load_ps(block), tail));
+  for (std::size_t k = 0; k < rest; ++k) out[i + k] = block[k];
 }
 
 CALCJIT_AVX512_INLINE void ExpColumn(const float* x, float* out, std::size_t n) {

@@ -25,8 +25,10 @@ bool Disabled(const EngineOptions& options, std::string_view name) {
 bool IsBackendStep(std::string_view name) {
   const auto steps = vm::VmStepNames();
   const auto schedule = program::ScheduleStepNames();
+  const auto jit = jit::JitStepNames();
   return std::find(steps.begin(), steps.end(), name) != steps.end() ||
-         std::find(schedule.begin(), schedule.end(), name) != schedule.end();
+         std::find(schedule.begin(), schedule.end(), name) != schedule.end() ||
+         std::find(jit.begin(), jit.end(), name) != jit.end();
 }
 
 std::size_t NodeCount(const ir::EvalPlan& plan) {
@@ -54,6 +56,7 @@ Status CheckPassNames(const std::vector<std::string>& disabled_passes) {
     }
     for (std::string_view step : vm::VmStepNames()) names += ", " + std::string(step);
     for (std::string_view step : program::ScheduleStepNames()) names += ", " + std::string(step);
+    for (std::string_view step : jit::JitStepNames()) names += ", " + std::string(step);
     return UserError("unknown pass '" + name + "' (passes that can be switched off: " + names +
                      ")");
   }
@@ -122,6 +125,7 @@ Result<std::unique_ptr<backend::Executable>> CompileProgram(const PreparedProgra
     jit_options.isa = isa;
     jit_options.parallel = options.jit_parallel;
     jit_options.use_code_cache = options.reuse_compiled;
+    jit_options.stage = !Disabled(options, "stage");
     Result<program::CompiledRegions> compiled = jit::CompileRegions(*prepared.program, jit_options);
     if (!compiled.ok()) return compiled.status();
     regions = std::move(compiled).value();

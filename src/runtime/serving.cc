@@ -1,10 +1,12 @@
 // ServingEngine: versions, reload, tiering (Session is in session.cc).
 #include "calcjit/serving.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "runtime/internal.h"
 #include "runtime/serving_state.h"
@@ -59,12 +61,29 @@ Result<std::uint64_t> ServingState::Load(const FeatureSet& set, double parse_ms)
   return version->id;
 }
 
+namespace {
+
+// The items per query the version has served so far (0: none yet), for the
+// tier measurement's batch: timed at the traffic's own size, read from the
+// counters evaluations keep anyway.
+std::size_t MeanItemsPerQuery(const Version& version) {
+  const std::uint64_t evaluations = version.evaluations.load(std::memory_order_relaxed);
+  if (evaluations == 0) return 0;
+  const std::uint64_t mean = version.items.load(std::memory_order_relaxed) / evaluations;
+  return static_cast<std::size_t>(std::clamp<std::uint64_t>(mean, 1, kMaxTierMeasurementItems));
+}
+
+}  // namespace
+
 // The version serves from the VM meanwhile; the JIT's engine gives the same
-// bits, so evaluations may switch at any moment. The thread holds the version
-// weakly: a version replaced before its JIT is ready is not kept alive.
+// bits, so evaluations may switch at any moment. With measure_tiers the JIT
+// replaces the VM only if it was timed faster (MeasureTiers, on this thread,
+// never on a caller's). The thread holds the version weakly: a version
+// replaced before its JIT is ready is not kept alive.
 void ServingState::CompileJitInBackground(const std::shared_ptr<Version>& version) {
   EngineOptions jit = options_.engine;
   jit.backend = Backend::kJit;
+  const bool measure = options_.measure_tiers;
   std::weak_ptr<Version> weak = version;
   // The JIT compiles the VM engine's program: the version is optimized and
   // scheduled once.
@@ -76,13 +95,34 @@ void ServingState::CompileJitInBackground(const std::shared_ptr<Version>& versio
     compilation.thread.join();
     return true;
   });
-  std::thread thread([this, weak, done, vm = std::move(vm), jit = std::move(jit)] {
+  std::thread thread([this, weak, done, measure, vm = std::move(vm), jit = std::move(jit)] {
     const auto start = std::chrono::steady_clock::now();
     Result<Engine> engine = CompileLike(*vm, jit);
     const double ms = MillisecondsSince(start);
+    std::optional<Result<TierMeasurement>> tiers;
+    if (engine.ok() && measure) {
+      if (const std::shared_ptr<Version> live = weak.lock()) {
+        const std::size_t items = MeanItemsPerQuery(*live);
+        tiers.emplace(MeasureTiers(*vm, *engine, items));
+      }
+    }
     if (const std::shared_ptr<Version> live = weak.lock()) {
-      if (engine.ok()) {
-        live->jit_compile_ms = ms;
+      if (engine.ok()) live->jit_compile_ms = ms;
+      if (engine.ok() && tiers.has_value()) {
+        const std::lock_guard<std::mutex> note(live->note_mutex);
+        if (!tiers->ok()) {
+          live->note =
+              "served by the VM: timing the VM and the JIT failed: " + tiers->status().message();
+          live->tiers.note = tiers->status().message();
+        } else {
+          live->tiers = **tiers;
+          if (live->tiers.chosen == Backend::kJit) {
+            live->engine.store(std::make_shared<const Engine>(std::move(engine).value()));
+          } else {
+            live->note = "served by the VM: " + live->tiers.note;
+          }
+        }
+      } else if (engine.ok()) {
         live->engine.store(std::make_shared<const Engine>(std::move(engine).value()));
       } else {
         const std::lock_guard<std::mutex> note(live->note_mutex);
@@ -206,6 +246,10 @@ VersionStats ServingEngine::Stats() const {
   stats.shadow_evaluations = version->shadow_evaluations.load();
   stats.shadow_dropped = version->shadow_dropped.load();
   stats.mismatches = version->mismatches.load();
+  {
+    const std::lock_guard<std::mutex> lock(version->note_mutex);
+    stats.tiers = version->tiers;
+  }
   return stats;
 }
 

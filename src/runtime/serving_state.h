@@ -48,6 +48,7 @@ struct Version {
   // Counters and the tier change while the version serves: mutable.
   mutable std::mutex note_mutex;
   mutable std::string note;         // why the JIT does not serve it
+  mutable TierMeasurement tiers;    // the VM and the JIT timed (tier choice)
   mutable std::string shadow_note;  // why the shadow compares nothing on it
 };
 

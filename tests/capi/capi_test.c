@@ -798,6 +798,18 @@ int main(void) {
   printf("after the JIT: backend %s, note \"%s\"\n", calcjit_backend_name(stats.backend), note);
   CHECK(!stats.jit_pending);
   CHECK(stats.backend == CALCJIT_BACKEND_JIT || note[0] != '\0');
+  /* Tier choice: both timed once the JIT compiled; the faster serves. */
+  calcjit_tiers tiers;
+  CHECK_OK(calcjit_engine_tiers(engine, &tiers));
+  printf("tiers: %s\n", tiers.note);
+  if (stats.backend == CALCJIT_BACKEND_JIT || strstr(note, "faster") != NULL) {
+    CHECK(tiers.measured == 1);
+    CHECK(tiers.items > 0 && tiers.vm_ns_per_item > 0.0 && tiers.jit_ns_per_item > 0.0);
+    CHECK(tiers.chosen == stats.backend);
+    CHECK((tiers.chosen == CALCJIT_BACKEND_JIT) == (tiers.jit_ns_per_item < tiers.vm_ns_per_item));
+  }
+  CHECK_FAILS(calcjit_engine_tiers(NULL, &tiers), CALCJIT_ERROR_USER);
+  CHECK_FAILS(calcjit_engine_tiers(engine, NULL), CALCJIT_ERROR_USER);
 
   /* ---- Evaluation errors: nothing is written. */
   for (size_t i = 0; i < kItems; ++i) score[i] = -1.0f;

@@ -4,6 +4,7 @@
 Usage: cli_test.py PATH/TO/calcjit
 """
 import os
+import re
 import signal
 import stat
 import struct
@@ -90,6 +91,25 @@ class CheckTest(unittest.TestCase):
         path = self.dir.write('s.txt', 'f = x;\n')
         self.assertEqual(run('check', path).returncode, 1)
         self.assertEqual(run('check', path, '--input-format', 'calc').returncode, 0)
+
+    def test_tiers_times_the_vm_and_the_jit(self):
+        path = self.dir.write('s.calc', 'input x;\nf = log1p(abs(x)) * 2 + x / 3;\n')
+        self.assertNotIn('tiers:', run('check', path).stdout)
+        result = run('check', path, '--tiers', '--tier-items', '300')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        match = re.search(r'tiers: vm ([\d.,]+) ns, jit ([\d.,]+) ns per item at 300 items '
+                          r'\(jit/vm [\d.]+\): the (vm|jit) is faster', result.stdout)
+        self.assertIsNotNone(match, result.stdout)
+        vm, jit = (float(t.replace(',', '')) for t in match.group(1, 2))
+        self.assertEqual(match.group(3), 'jit' if jit < vm else 'vm')
+        self.assertIn('served with tier choice (auto): the ' + match.group(3), result.stdout)
+        dumped = run('dump', path, '--tiers')
+        self.assertEqual(dumped.returncode, 0, dumped.stderr)
+        self.assertIn('per item at 1,000 items', dumped.stdout)
+        # Nothing for the JIT to compile: not timed.
+        store = self.dir.write('store.calc', 'input x;\nf = x;\n')
+        self.assertIn('not timed: no region to compile', run('dump', store, '--tiers').stdout)
+        self.assertNotEqual(run('check', path, '--tiers', '--tier-items', '0').returncode, 0)
 
 
 class PrintTest(unittest.TestCase):

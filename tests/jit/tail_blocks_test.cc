@@ -6,6 +6,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -29,6 +31,8 @@ class GuardedPage {
   }
   ~GuardedPage() { munmap(base_, 2 * page_); }
   float* End(std::size_t n) { return reinterpret_cast<float*>(base_ + page_) - n; }
+  // n floats in the middle of the first page.
+  float* Middle(std::size_t n) { return reinterpret_cast<float*>(base_ + page_ / 2) - n; }
 
  private:
   std::size_t page_;
@@ -62,6 +66,43 @@ TEST_P(TailBlocksTest, MovesExactlyTheTailAndZeroesThePadding) {
     for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(dst[i], 100.0f + static_cast<float>(i));
     EXPECT_EQ(*before, -5.0f);
   }
+}
+
+// Nanoseconds per load and store of a 3-float tail at `at`: the least of
+// several rounds (the machine is shared).
+double NanosecondsPerTail(const TailBlocks& tail, float* at) {
+  constexpr int kCalls = 4000;
+  alignas(64) float block[kChunk] = {};
+  double best = 1e30;
+  for (int round = 0; round < 5; ++round) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < kCalls; ++k) {
+      tail.load(at, 3, block);
+      tail.store(block, 3, at);
+    }
+    const std::chrono::duration<double, std::nano> took = std::chrono::steady_clock::now() - start;
+    best = std::min(best, took.count() / kCalls);
+  }
+  return best;
+}
+
+// A masked-off lane on a page that is not in the page table costs a microcode
+// assist on every call (100-1,000 ns; docs/PERFORMANCE.md, run U): the tails
+// of a column that ends where an unreadable page begins must cost what they
+// cost in the middle of a page. Before the fix the guarded tail was 100x and
+// more slower; the bound leaves room for a noisy machine.
+TEST_P(TailBlocksTest, NoAssistWhenTheColumnEndsAtAMissingPage) {
+  if (!IsIsaSupported(GetParam())) GTEST_SKIP() << "this CPU lacks " << IsaName(GetParam());
+  const TailBlocks tail = TailBlocksFor(GetParam());
+  GuardedPage page;
+  float* guarded = page.End(3);
+  float* middle = page.Middle(3);
+  std::fill_n(guarded, 3, 1.0f);
+  std::fill_n(middle, 3, 1.0f);
+  const double at_end = NanosecondsPerTail(tail, guarded);
+  const double in_middle = NanosecondsPerTail(tail, middle);
+  EXPECT_LT(at_end, 10 * in_middle + 20)
+      << at_end << " ns at the page end, " << in_middle << " ns in the middle of a page";
 }
 
 INSTANTIATE_TEST_SUITE_P(Tiers, TailBlocksTest,

@@ -8,6 +8,7 @@
 // does not show a skipped redo; the exhaustive check covers the results, on
 // whole vectors.) Skipped without AVX-512.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
 #include <bit>
 #include <cmath>
@@ -110,6 +111,52 @@ TEST(Avx512FallbackTest, FailedLanesAreRedoneInWholeVectorsAndInTheTail) {
       RunVariant(f, x.data() + i, out);
       for (std::size_t k = 0; k < 16; ++k) {
         EXPECT_TRUE(Same(f.scalar(x[i + k]), out[k])) << f.name << " jit-16 at " << i + k;
+      }
+    }
+  }
+}
+
+// n floats that end where an inaccessible page begins.
+class GuardedEnd {
+ public:
+  GuardedEnd() {
+    base_ = static_cast<char*>(
+        mmap(nullptr, 2 * kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    EXPECT_NE(base_, MAP_FAILED);
+    EXPECT_EQ(mprotect(base_ + kPage, kPage, PROT_NONE), 0);
+  }
+  ~GuardedEnd() { munmap(base_, 2 * kPage); }
+  float* End(std::size_t n) { return reinterpret_cast<float*>(base_ + kPage) - n; }
+
+ private:
+  static constexpr std::size_t kPage = 4096;
+  char* base_ = nullptr;
+};
+
+// A tail within 64 bytes of a page end goes through a padded block, not
+// masked (math/masked_lanes.h): the same bits, failing lanes redone, nothing
+// read or written past n (the guard page would crash), in place too.
+TEST(Avx512FallbackTest, TailsThatEndAtAPageEndGiveTheSameBits) {
+  if (!IsIsaSupported(Isa::kAvx512)) GTEST_SKIP() << "no AVX-512";
+  GuardedEnd in_page, out_page;
+  for (const Function& f : kFunctions) {
+    const std::vector<float> failing = FailingInputs(f, 8);
+    const auto column = kernels::avx512::Kernels().unary[static_cast<int>(f.op)];
+    for (std::size_t n = 1; n <= 40; ++n) {
+      float* x = in_page.End(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        x[i] = i % 2 == 0 ? failing[i / 2 % failing.size()] : 0.5f + 0.03f * static_cast<float>(i);
+      }
+      float* out = out_page.End(n);
+      column(x, out, n);
+      for (std::size_t i = 0; i < n; ++i) {
+        EXPECT_TRUE(Same(f.scalar(x[i]), out[i])) << f.name << " n = " << n << " i = " << i;
+      }
+      std::vector<float> expected(n);
+      for (std::size_t i = 0; i < n; ++i) expected[i] = f.scalar(x[i]);
+      column(x, x, n);
+      for (std::size_t i = 0; i < n; ++i) {
+        EXPECT_TRUE(Same(expected[i], x[i])) << f.name << " in place, n = " << n;
       }
     }
   }

@@ -76,7 +76,18 @@ TEST(ServingTest, AutoServesFromTheVmAtOnceAndFromTheJitWhenItIsCompiled) {
   engine.WaitForJit();
   const VersionStats tiered = engine.Stats();
   EXPECT_FALSE(tiered.jit_pending);
-  EXPECT_EQ(tiered.backend, Backend::kJit) << tiered.backend_note;
+  // Tier choice: both timed on a batch of the traffic's size, the faster serves.
+  ASSERT_TRUE(tiered.tiers.measured) << tiered.tiers.note;
+  EXPECT_EQ(tiered.tiers.items, 1000u);
+  EXPECT_GT(tiered.tiers.vm_ns_per_item, 0.0);
+  EXPECT_GT(tiered.tiers.jit_ns_per_item, 0.0);
+  EXPECT_EQ(tiered.backend, tiered.tiers.chosen) << tiered.backend_note;
+  EXPECT_EQ(tiered.tiers.chosen == Backend::kJit,
+            tiered.tiers.jit_ns_per_item < tiered.tiers.vm_ns_per_item);
+  if (tiered.backend == Backend::kVm) {
+    EXPECT_NE(tiered.backend_note.find("the vm is faster"), std::string::npos)
+        << tiered.backend_note;
+  }
   EXPECT_GT(tiered.jit_compile_ms, 0.0);
   ASSERT_TRUE(session.Evaluate().ok());
   const std::vector<float> after(session.Output(0).begin(), session.Output(0).end());
@@ -84,6 +95,58 @@ TEST(ServingTest, AutoServesFromTheVmAtOnceAndFromTheJitWhenItIsCompiled) {
   const VersionStats counted = engine.Stats();
   EXPECT_EQ(counted.evaluations, 2u);
   EXPECT_EQ(counted.items, 2000u);
+}
+
+TEST(ServingTest, WithoutTierChoiceTheJitServesOnceCompiled) {
+  ServingOptions options;
+  options.measure_tiers = false;
+  Result<ServingEngine> engine =
+      ServingEngine::Create(ParseText("input x; f = exp(x) * 3 + x;"), options);
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  engine->WaitForJit();
+  const VersionStats stats = engine->Stats();
+  EXPECT_EQ(stats.backend, Backend::kJit) << stats.backend_note;
+  EXPECT_FALSE(stats.tiers.measured);
+}
+
+// Each version is timed on its own; a set with nothing for the JIT to compile
+// (no region: an input stored as an output) is not timed and stays on the VM.
+TEST(ServingTest, TierChoiceIsPerVersion) {
+  ServingEngine engine = Serve("input x; f = log(abs(x) + 1) / (x * x + 2);");
+  engine.WaitForJit();
+  const VersionStats first = engine.Stats();
+  ASSERT_TRUE(first.tiers.measured) << first.tiers.note;
+  EXPECT_EQ(first.tiers.items, 1000u);  // no traffic yet: the default batch
+  EXPECT_EQ(first.backend, first.tiers.chosen);
+
+  ASSERT_TRUE(engine.Reload("input x; f = x;", Format::kText).ok());
+  engine.WaitForJit();
+  const VersionStats second = engine.Stats();
+  EXPECT_EQ(second.version, 2u);
+  EXPECT_FALSE(second.tiers.measured);
+  EXPECT_NE(second.tiers.note.find("no region"), std::string::npos) << second.tiers.note;
+  EXPECT_EQ(second.backend, Backend::kVm);
+}
+
+// The batch timed has the traffic's mean item count, capped.
+TEST(ServingTest, TierChoiceTimesTheTrafficsBatchSize) {
+  const FeatureSet set = ParseText("input x; input q: query; f = x * q + sqrt(x);");
+  const Result<Engine> vm = Engine::Compile(set, EngineOptions{Backend::kVm});
+  ASSERT_TRUE(vm.ok()) << vm.status().ToString();
+  const Result<Engine> jit = Engine::Compile(set, EngineOptions{Backend::kJit});
+  ASSERT_TRUE(jit.ok()) << jit.status().ToString();
+  const Result<TierMeasurement> small = MeasureTiers(*vm, *jit, 37);
+  ASSERT_TRUE(small.ok()) << small.status().ToString();
+  EXPECT_TRUE(small->measured);
+  EXPECT_EQ(small->items, 37u);
+  EXPECT_NE(small->note.find("at 37 items"), std::string::npos) << small->note;
+  const Result<TierMeasurement> capped = MeasureTiers(*vm, *jit, 1'000'000);
+  ASSERT_TRUE(capped.ok()) << capped.status().ToString();
+  EXPECT_EQ(capped->items, kMaxTierMeasurementItems);
+  // Engines that are not a VM and a JIT engine are not timed.
+  const Result<TierMeasurement> same = MeasureTiers(*vm, *vm, 10);
+  ASSERT_TRUE(same.ok());
+  EXPECT_FALSE(same->measured);
 }
 
 TEST(ServingTest, AJitThatCannotCompileLeavesTheVmServingWithAReason) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "backend/jit/stages.h"
 #include "backend/jit/vector_kernels.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -27,8 +28,9 @@ std::string ValueName(const std::string& name) {
 class PieceGenerator {
  public:
   PieceGenerator(llvm::LLVMContext& context, const program::Region& piece,
-                 const std::string& function, Isa isa)
-      : context_(context),
+                 const std::string& function, Isa isa, bool staged)
+      : staged_(staged),
+        context_(context),
         piece_(piece),
         isa_(isa),
         module_(std::make_unique<llvm::Module>(function, context)),
@@ -43,19 +45,19 @@ class PieceGenerator {
 
  private:
   void Generate(const std::string& name) {
-    auto* type =
-        llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr_, ptr_, ptr_, i64_}, false);
+    auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_),
+                                         {ptr_, ptr_, ptr_, i64_, ptr_}, false);
     function_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, *module_);
     function_->addFnAttr(llvm::Attribute::NoUnwind);
-    const char* argument_names[] = {"reads", "scalars", "writes", "n"};
-    for (unsigned a = 0; a < 4; ++a) {
+    const char* argument_names[] = {"reads", "scalars", "writes", "n", "stage"};
+    for (unsigned a = 0; a < 5; ++a) {
       function_->getArg(a)->setName(argument_names[a]);
-      if (a < 3) {
-        function_->addParamAttr(a, llvm::Attribute::NoAlias);
-        function_->addParamAttr(a, llvm::Attribute::NoCapture);
-        function_->addParamAttr(a, llvm::Attribute::ReadOnly);
-      }
+      if (a == 3) continue;
+      function_->addParamAttr(a, llvm::Attribute::NoAlias);
+      function_->addParamAttr(a, llvm::Attribute::NoCapture);
+      if (a < 3) function_->addParamAttr(a, llvm::Attribute::ReadOnly);
     }
+    plan_ = MakeStagePlan(piece_, staged_);
     auto* entry = llvm::BasicBlock::Create(context_, "entry", function_);
     auto* loop = llvm::BasicBlock::Create(context_, "items", function_);
     auto* exit = llvm::BasicBlock::Create(context_, "done", function_);
@@ -77,10 +79,18 @@ class PieceGenerator {
     // runs a batch's last n % 16 items through the same function padded to
     // 16 (kChunk). Knowing that, the vectorizer emits no scalar
     // or vector epilogue: half the code to compile, and one loop to read.
-    llvm::Value* n = builder_.CreateAnd(function_->getArg(3),
-                                        llvm::ConstantInt::get(i64_, -kChunk), "count");
+    llvm::Value* n =
+        builder_.CreateAnd(function_->getArg(3), llvm::ConstantInt::get(i64_, -kChunk), "count");
     builder_.CreateCondBr(builder_.CreateICmpEQ(n, llvm::ConstantInt::get(i64_, 0), "empty"), exit,
                           loop);
+    access_group_ = llvm::MDNode::getDistinct(context_, {});
+    if (plan_.staged()) {
+      GenerateStaged(loop, exit, n);
+      builder_.SetInsertPoint(exit);
+      builder_.CreateRetVoid();
+      KeepVariants();
+      return;
+    }
 
     // One iteration per item. The iterations are independent (every write
     // goes to the item's own slot of its column, and the engine's contract
@@ -89,7 +99,6 @@ class PieceGenerator {
     builder_.SetInsertPoint(loop);
     llvm::PHINode* item = builder_.CreatePHI(i64_, 2, "i");
     item->addIncoming(llvm::ConstantInt::get(i64_, 0), entry);
-    access_group_ = llvm::MDNode::getDistinct(context_, {});
     item_ = item;
     read_values_.assign(piece_.reads.size(), nullptr);
     values_.assign(piece_.nodes.size(), nullptr);
@@ -110,10 +119,19 @@ class PieceGenerator {
     item->addIncoming(next, loop);
     llvm::BranchInst* back =
         builder_.CreateCondBr(builder_.CreateICmpEQ(next, n, "last"), exit, loop);
+    MarkParallel(back);
+
+    builder_.SetInsertPoint(exit);
+    builder_.CreateRetVoid();
+    KeepVariants();
+  }
+
+  // The loop's metadata: its iterations are independent (parallel_accesses)
+  // and not interleaved (the bodies are long enough to keep the CPU busy, and
+  // interleaved copies would multiply the code to compile).
+  void MarkParallel(llvm::BranchInst* back) {
     llvm::MDNode* parallel = llvm::MDNode::get(
         context_, {llvm::MDString::get(context_, "llvm.loop.parallel_accesses"), access_group_});
-    // No interleaving: the bodies are long enough to keep the CPU busy, and
-    // interleaved copies would multiply the code to compile.
     llvm::MDNode* no_interleave =
         llvm::MDNode::get(context_, {llvm::MDString::get(context_, "llvm.loop.interleave.count"),
                                      llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
@@ -121,11 +139,79 @@ class PieceGenerator {
     llvm::MDNode* loop_id = llvm::MDNode::getDistinct(context_, {nullptr, parallel, no_interleave});
     loop_id->replaceOperandWith(0, loop_id);
     back->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
-
-    builder_.SetInsertPoint(exit);
-    builder_.CreateRetVoid();
-    KeepVariants();
   }
+
+  // A staged piece (stages.h): blocks of kStageBlock items, and per block one
+  // loop per stage. `head` is the first block's head; the last block branches
+  // to `exit`.
+  void GenerateStaged(llvm::BasicBlock* head, llvm::BasicBlock* exit, llvm::Value* count) {
+    llvm::BasicBlock* entry = builder_.GetInsertBlock();
+    builder_.SetInsertPoint(head);
+    llvm::PHINode* start = builder_.CreatePHI(i64_, 2, "block");
+    start->addIncoming(llvm::ConstantInt::get(i64_, 0), entry);
+    llvm::Value* rest = builder_.CreateSub(count, start, "rest", true, true);
+    llvm::Value* block = llvm::ConstantInt::get(i64_, kStageBlock);
+    llvm::Value* length = builder_.CreateSelect(builder_.CreateICmpULT(rest, block), rest, block);
+    // A multiple of 16, said so for the vectorizer (no epilogue).
+    length = builder_.CreateAnd(length, llvm::ConstantInt::get(i64_, -kChunk), "length");
+    values_.assign(piece_.nodes.size(), nullptr);
+    for (std::uint32_t s = 0; s < plan_.stage_count; ++s) {
+      auto* loop = llvm::BasicBlock::Create(context_, "stage" + std::to_string(s), function_);
+      llvm::BasicBlock* before = builder_.GetInsertBlock();
+      builder_.CreateBr(loop);
+      builder_.SetInsertPoint(loop);
+      llvm::PHINode* j = builder_.CreatePHI(i64_, 2, "j");
+      j->addIncoming(llvm::ConstantInt::get(i64_, 0), before);
+      block_item_ = j;
+      item_ = builder_.CreateAdd(start, j, "i", true, true);
+      stage_ = s;
+      read_values_.assign(piece_.reads.size(), nullptr);
+      std::fill(values_.begin(), values_.end(), nullptr);
+      buffer_values_.assign(piece_.nodes.size(), nullptr);
+      EmitStage(s);
+      llvm::Value* next =
+          builder_.CreateAdd(j, llvm::ConstantInt::get(i64_, 1), "next", true, true);
+      j->addIncoming(next, builder_.GetInsertBlock());
+      auto* after =
+          llvm::BasicBlock::Create(context_, "stage" + std::to_string(s) + ".done", function_);
+      MarkParallel(builder_.CreateCondBr(builder_.CreateICmpEQ(next, length), after, loop));
+      builder_.SetInsertPoint(after);
+    }
+    llvm::Value* following = builder_.CreateAdd(start, block, "next.block", true, true);
+    start->addIncoming(following, builder_.GetInsertBlock());
+    builder_.CreateCondBr(builder_.CreateICmpUGE(following, count), exit, head);
+    stage_ = kNoStage;
+  }
+
+  // The nodes of stage `s` that a later stage reads (stored to their buffers)
+  // and the writes of the stage's nodes, in node order.
+  void EmitStage(std::uint32_t s) {
+    for (std::uint32_t v = 0; v < piece_.nodes.size(); ++v) {
+      if (plan_.stage[v] != s || plan_.buffer[v] < 0) continue;
+      llvm::Value* value = Demand(v);
+      Tag(builder_.CreateStore(value, BufferSlot(v)));
+    }
+    for (std::size_t w = 0; w < piece_.writes.size(); ++w) {
+      const program::RegionWrite& write = piece_.writes[w];
+      if (plan_.stage[write.node] != s) continue;
+      llvm::Value* value = Demand(write.node);
+      if (write.target.loc == program::Loc::kOutput) {
+        value = Call("calcjit_canonicalize", {value}, "canonical");
+      }
+      auto* slot = builder_.CreateInBoundsGEP(float_, write_bases_[w], item_);
+      Tag(builder_.CreateStore(value, slot));
+    }
+  }
+
+  llvm::Value* BufferSlot(std::uint32_t node) {
+    llvm::Value* offset = builder_.CreateAdd(
+        llvm::ConstantInt::get(i64_, static_cast<std::int64_t>(plan_.buffer[node]) * kStageBlock),
+        block_item_, "", true, true);
+    return builder_.CreateInBoundsGEP(float_, function_->getArg(4), offset);
+  }
+
+  // Whether a node is computed in the stage being emitted (always, unstaged).
+  bool Here(std::uint32_t node) const { return stage_ == kNoStage || plan_.stage[node] == stage_; }
 
   llvm::Value* LoadArray(llvm::Type* type, llvm::Value* array, std::size_t index,
                          const std::string& name) {
@@ -144,8 +230,18 @@ class PieceGenerator {
         return llvm::ConstantFP::get(float_, operand.constant);
       case RegionOperand::Kind::kScalar:
         return scalars_[operand.index];
-      case RegionOperand::Kind::kNode:
-        return values_[operand.index];
+      case RegionOperand::Kind::kNode: {
+        if (Here(operand.index)) return values_[operand.index];
+        // From an earlier stage: its buffer, loaded once per stage.
+        llvm::Value*& loaded = buffer_values_[operand.index];
+        if (loaded == nullptr) {
+          auto* load = builder_.CreateLoad(float_, BufferSlot(operand.index),
+                                           ValueName(piece_.nodes[operand.index].name));
+          Tag(load);
+          loaded = load;
+        }
+        return loaded;
+      }
       case RegionOperand::Kind::kRead: {
         llvm::Value*& loaded = read_values_[operand.index];
         if (loaded == nullptr) {
@@ -177,7 +273,8 @@ class PieceGenerator {
       // Pushed last to first, so that operands are emitted in their order.
       for (std::uint32_t o = node.operand_count; o-- > 0;) {
         const RegionOperand& operand = piece_.operands[node.first_operand + o];
-        if (operand.kind == RegionOperand::Kind::kNode && values_[operand.index] == nullptr) {
+        if (operand.kind == RegionOperand::Kind::kNode && values_[operand.index] == nullptr &&
+            Here(operand.index)) {
           stack.push_back(operand.index);
         }
       }
@@ -238,6 +335,7 @@ class PieceGenerator {
     return builder_.CreateCall(callee, operands, name);
   }
 
+  const bool staged_;
   llvm::LLVMContext& context_;
   const program::Region& piece_;
   const Isa isa_;
@@ -255,14 +353,21 @@ class PieceGenerator {
   std::vector<llvm::Value*> scalars_;
   std::vector<llvm::Value*> write_bases_;
   std::vector<llvm::Value*> values_;
+  // Staging (stages.h): the plan, the stage being emitted, the item's index
+  // in its block, and the values of earlier stages loaded in this one.
+  static constexpr std::uint32_t kNoStage = ~std::uint32_t{0};
+  StagePlan plan_;
+  std::uint32_t stage_ = kNoStage;
+  llvm::Value* block_item_ = nullptr;
+  std::vector<llvm::Value*> buffer_values_;
 };
 
 }  // namespace
 
 std::unique_ptr<llvm::Module> GeneratePiece(llvm::LLVMContext& context,
                                             const program::Region& piece,
-                                            const std::string& function, Isa isa) {
-  return PieceGenerator(context, piece, function, isa).Take();
+                                            const std::string& function, Isa isa, bool staged) {
+  return PieceGenerator(context, piece, function, isa, staged).Take();
 }
 
 }  // namespace calcjit::jit

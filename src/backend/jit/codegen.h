@@ -19,25 +19,29 @@ class Module;
 namespace calcjit::jit {
 
 // A region's generated function: reads, scalars and writes as
-// program::RegionArgs holds them, and the item count.
+// program::RegionArgs holds them, the item count, and the scratch of a staged
+// piece's buffers (StagePlan::ScratchFloats() floats, 64-byte aligned; unused
+// by a piece of one stage: stages.h).
 using PieceFunction = void (*)(const float* const* reads, const float* scalars,
-                               float* const* writes, std::uint64_t n);
+                               float* const* writes, std::uint64_t n, float* stage);
 
 // The function processes n rounded down to a multiple of this; the last
 // n % kChunk items run through it padded to a whole chunk (jit.cc), so the
 // vectorizer needs no epilogue.
 inline constexpr std::int64_t kChunk = 16;
 
-// The piece as `void @<function>(ptr reads, ptr scalars, ptr writes, i64 n)`
+// The piece as `void @<function>(ptr reads, ptr scalars, ptr writes, i64 n, ptr stage)`
 // (PieceFunction). Element-wise operators are calls to the kernels of
 // src/math (calcjit_op_<Name>, jit_kernels.cc), declared here and linked in
 // from their bitcode by the compiler, which inlines them.
 // The transcendental kernels and pow are calls to the library's
 // calcjit_vec_<Name> instead (vector_kernels.h), with the vector variants
 // `isa` can run declared for the vectorizer.
+// `staged`: cut the loop into stages around the kernel calls (stages.h).
 std::unique_ptr<llvm::Module> GeneratePiece(llvm::LLVMContext& context,
                                             const program::Region& piece,
-                                            const std::string& function, Isa isa);
+                                            const std::string& function, Isa isa,
+                                            bool staged = true);
 
 }  // namespace calcjit::jit
 

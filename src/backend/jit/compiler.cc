@@ -16,6 +16,7 @@
 #include "backend/jit/codegen.h"
 #include "backend/jit/kernel_bitcode.h"
 #include "backend/jit/piece_key.h"
+#include "backend/jit/section_pages.h"
 #include "backend/jit/vector_kernels.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -118,6 +119,49 @@ class PerfMapListener final : public llvm::JITEventListener {
   std::FILE* file_ = nullptr;
 };
 
+// The sections of the object being loaded, recorded by the memory manager
+// below. Objects are loaded one at a time under LinkMutex(), which guards it.
+std::vector<SectionRange>* recording = nullptr;
+
+// RuntimeDyld's SectionMemoryManager, recording where each section goes and
+// refusing an object whose code shares a page with writable data
+// (section_pages.h).
+class RecordingMemoryManager final : public llvm::SectionMemoryManager {
+ public:
+  std::uint8_t* allocateCodeSection(std::uintptr_t size, unsigned alignment, unsigned id,
+                                    llvm::StringRef name) override {
+    std::uint8_t* address =
+        llvm::SectionMemoryManager::allocateCodeSection(size, alignment, id, name);
+    Record(address, size, SectionKind::kCode);
+    return address;
+  }
+  std::uint8_t* allocateDataSection(std::uintptr_t size, unsigned alignment, unsigned id,
+                                    llvm::StringRef name, bool read_only) override {
+    std::uint8_t* address =
+        llvm::SectionMemoryManager::allocateDataSection(size, alignment, id, name, read_only);
+    Record(address, size, read_only ? SectionKind::kReadOnlyData : SectionKind::kWritableData);
+    return address;
+  }
+  bool finalizeMemory(std::string* error) override {
+    const Status apart = CheckCodeApartFromWritableData(sections_);
+    if (!apart.ok()) {
+      if (error != nullptr) *error = apart.message();
+      return true;
+    }
+    return llvm::SectionMemoryManager::finalizeMemory(error);
+  }
+
+ private:
+  void Record(const std::uint8_t* address, std::uintptr_t size, SectionKind kind) {
+    if (address == nullptr) return;
+    const SectionRange range{reinterpret_cast<std::uintptr_t>(address), size, kind};
+    sections_.push_back(range);
+    if (recording != nullptr) recording->push_back(range);
+  }
+
+  std::vector<SectionRange> sections_;
+};
+
 // One LLJIT per tier, made on first use and never destroyed: code handed out
 // may be in use until the process ends, and static destruction order would
 // otherwise free it first.
@@ -142,7 +186,7 @@ Result<llvm::orc::LLJIT*> JitFor(Isa isa) {
               [](llvm::orc::ExecutionSession& session,
                  const llvm::Triple&) -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
                 auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
-                    session, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+                    session, [] { return std::make_unique<RecordingMemoryManager>(); });
                 // gdb finds JIT code through its registration interface.
                 layer->registerJITEventListener(
                     *llvm::JITEventListener::createGDBRegistrationListener());
@@ -314,14 +358,15 @@ struct Prepared {
 
 // Generates, links, verifies and optimizes a piece's module.
 Result<Prepared> Prepare(const program::Region& piece, Isa isa, const std::string& symbol,
-                         DumpStage stop_at, std::string* ir_before) {
+                         DumpStage stop_at, std::string* ir_before, bool staged = true) {
   InitializeLlvm();
   Prepared prepared;
   prepared.context = std::make_unique<llvm::LLVMContext>();
   Result<std::unique_ptr<llvm::TargetMachine>> machine = MakeTargetMachine(isa);
   if (!machine.ok()) return machine.status();
   prepared.machine = std::move(machine).value();
-  std::unique_ptr<llvm::Module> module = GeneratePiece(*prepared.context, piece, symbol, isa);
+  std::unique_ptr<llvm::Module> module =
+      GeneratePiece(*prepared.context, piece, symbol, isa, staged);
   if (ir_before != nullptr) {
     llvm::raw_string_ostream stream(*ir_before);
     module->print(stream, nullptr);
@@ -385,15 +430,22 @@ std::string SymbolFor(const program::Region& piece, bool unique) {
   return unique ? name + "." + std::to_string(counter.fetch_add(1)) : name;
 }
 
-Result<CompiledPiece> CompileUncached(const program::Region& piece, Isa isa) {
+Result<CompiledPiece> CompileUncached(const program::Region& piece, Isa isa, bool staged) {
   const std::string symbol = SymbolFor(piece, true);
-  Result<Prepared> prepared = Prepare(piece, isa, symbol, DumpStage::kAssembly, nullptr);
+  Result<Prepared> prepared = Prepare(piece, isa, symbol, DumpStage::kAssembly, nullptr, staged);
   if (!prepared.ok()) return prepared.status();
   Result<std::string> object = Emit(*prepared->module, *prepared->machine, llvm::CGFT_ObjectFile);
   if (!object.ok()) return object.status();
   Result<llvm::orc::LLJIT*> jit = JitFor(isa);
   if (!jit.ok()) return jit.status();
   const std::lock_guard<std::mutex> lock(LinkMutex());
+  // The object is loaded (its memory allocated) on this thread, during the
+  // lookup, while the lock is held.
+  std::vector<SectionRange> sections;
+  recording = &sections;
+  struct StopRecording {
+    ~StopRecording() { recording = nullptr; }
+  } stop;
   llvm::orc::ResourceTrackerSP tracker = (*jit)->getMainJITDylib().createResourceTracker();
   const std::size_t bytes = object->size();
   if (llvm::Error error =
@@ -407,6 +459,7 @@ Result<CompiledPiece> CompileUncached(const program::Region& piece, Isa isa) {
   }
   CompiledPiece compiled;
   compiled.function = address->toPtr<PieceFunction>();
+  compiled.data_pages = DataPages(sections);
   compiled.code = std::make_shared<OrcCode>(std::move(tracker), bytes);
   return compiled;
 }
@@ -499,11 +552,13 @@ std::string CompilerVersion() {
   return "LLVM " LLVM_VERSION_STRING;
 }
 
-Result<CompiledPiece> CompilePiece(const program::Region& piece, Isa isa, bool use_cache) {
-  if (!use_cache) return CompileUncached(piece, isa);
-  const std::string key = PieceKey(piece, TargetCpu(isa) + "/" + CompilerVersion());
+Result<CompiledPiece> CompilePiece(const program::Region& piece, Isa isa, bool use_cache,
+                                   bool staged) {
+  if (!use_cache) return CompileUncached(piece, isa, staged);
+  const std::string key = PieceKey(
+      piece, TargetCpu(isa) + "/" + CompilerVersion() + (staged ? "/staged" : "/one-loop"));
   if (std::optional<CompiledPiece> cached = Cache().Find(key)) return *cached;
-  Result<CompiledPiece> compiled = CompileUncached(piece, isa);
+  Result<CompiledPiece> compiled = CompileUncached(piece, isa, staged);
   if (compiled.ok()) Cache().Add(key, *compiled);
   return compiled;
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backend/jit/codegen.h"
 #include "backend/program/program.h"
@@ -25,6 +26,9 @@ class CompiledCode {
 struct CompiledPiece {
   PieceFunction function = nullptr;
   std::shared_ptr<const CompiledCode> code;
+  // The pages of its constant pool and tables, touched before each call
+  // (section_pages.h says why).
+  std::vector<const volatile char*> data_pages;
 };
 
 // The target each tier compiles for: "x86-64", "x86-64-v3", "x86-64-v4".
@@ -37,7 +41,9 @@ std::string CompilerVersion();
 // content, target and compiler version: the same piece in another engine (a
 // reloaded set, or the unchanged part of an edited one) reuses the code.
 // With use_cache false, compiles anew and leaves the cache as it was.
-Result<CompiledPiece> CompilePiece(const program::Region& piece, Isa isa, bool use_cache = true);
+// `staged` false: one loop whatever the calls (the "stage" step off: stages.h).
+Result<CompiledPiece> CompilePiece(const program::Region& piece, Isa isa, bool use_cache = true,
+                                   bool staged = true);
 
 enum class DumpStage {
   kIr,           // as generated: one loop, calls to the kernels

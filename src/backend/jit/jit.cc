@@ -1,5 +1,7 @@
 #include "backend/jit/jit.h"
 
+#include "backend/jit/section_pages.h"
+#include "backend/jit/stages.h"
 #include "backend/jit/tail_blocks.h"
 
 #include <algorithm>
@@ -13,21 +15,28 @@ namespace {
 
 // A compiled region: its function covers whole chunks of kChunk items; the
 // last n % kChunk go through it once more, copied into padded chunk buffers
-// (the scratch), their results copied back.
+// (the scratch), their results copied back. A staged piece's buffers
+// (stages.h) come first in the scratch.
 class JitCode final : public program::RegionCode {
  public:
-  JitCode(const program::Region& region, CompiledPiece piece, Isa isa)
+  JitCode(const program::Region& region, CompiledPiece piece, Isa isa, bool staged)
       : reads_(region.reads.size()),
         writes_(region.writes.size()),
+        stage_floats_(MakeStagePlan(region, staged).ScratchFloats()),
         piece_(std::move(piece)),
         tail_(TailBlocksFor(isa)) {}
 
-  std::size_t ScratchFloats() const override { return (reads_ + writes_) * 2 * kChunk; }
+  std::size_t ScratchFloats() const override {
+    return stage_floats_ + (reads_ + writes_) * 2 * kChunk;
+  }
 
   void Run(const program::RegionArgs& args, float* scratch) const override {
     const std::size_t n = args.item_count;
     const std::size_t whole = n - n % kChunk;
-    if (whole > 0) piece_.function(args.reads, args.scalars, args.writes, whole);
+    TouchPages(piece_.data_pages);
+    float* stage = scratch;
+    scratch += stage_floats_;  // a multiple of 16 floats: 64-byte alignment kept
+    if (whole > 0) piece_.function(args.reads, args.scalars, args.writes, whole, stage);
     const std::size_t tail = n - whole;
     if (tail == 0) return;
     // Scratch layout: the padded reads, the padded writes, then the pointer
@@ -43,7 +52,7 @@ class JitCode final : public program::RegionCode {
       read_pointers[r] = padded;
     }
     for (std::size_t w = 0; w < writes_; ++w) write_pointers[w] = padded_writes + w * kChunk;
-    piece_.function(read_pointers, args.scalars, write_pointers, kChunk);
+    piece_.function(read_pointers, args.scalars, write_pointers, kChunk, stage);
     for (std::size_t w = 0; w < writes_; ++w) {
       tail_.store(write_pointers[w], tail, args.writes[w] + whole);
     }
@@ -52,6 +61,7 @@ class JitCode final : public program::RegionCode {
  private:
   const std::size_t reads_;
   const std::size_t writes_;
+  const std::size_t stage_floats_;
   const CompiledPiece piece_;
   const TailBlocks tail_;
 };
@@ -65,7 +75,7 @@ Result<program::CompiledRegions> CompileRegions(const program::Program& program,
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t k = next++; k < regions.size(); k = next++) {
-      results[k] = CompilePiece(*regions[k], options.isa, options.use_code_cache);
+      results[k] = CompilePiece(*regions[k], options.isa, options.use_code_cache, options.stage);
     }
   };
   const std::size_t threads =
@@ -80,10 +90,15 @@ Result<program::CompiledRegions> CompileRegions(const program::Program& program,
   program::CompiledRegions compiled;
   for (std::size_t k = 0; k < regions.size(); ++k) {
     if (!results[k].ok()) return results[k].status();
-    compiled.code.push_back(
-        std::make_unique<JitCode>(*regions[k], std::move(results[k]).value(), options.isa));
+    compiled.code.push_back(std::make_unique<JitCode>(*regions[k], std::move(results[k]).value(),
+                                                      options.isa, options.stage));
   }
   return compiled;
+}
+
+std::span<const std::string_view> JitStepNames() {
+  static constexpr std::string_view kNames[] = {"stage"};
+  return kNames;
 }
 
 Result<std::string> DumpRegions(const program::Program& program, Isa isa, DumpStage stage) {

@@ -31,6 +31,8 @@ target_sources(calcjit PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/codegen.cc
   ${CMAKE_CURRENT_LIST_DIR}/compiler.cc
   ${CMAKE_CURRENT_LIST_DIR}/jit.cc
+  ${CMAKE_CURRENT_LIST_DIR}/section_pages.cc
+  ${CMAKE_CURRENT_LIST_DIR}/stages.cc
   ${CMAKE_CURRENT_LIST_DIR}/tail_blocks.cc
   ${CMAKE_CURRENT_LIST_DIR}/piece_key.cc
   ${CMAKE_CURRENT_LIST_DIR}/vector_kernel_symbols.cc

@@ -6,7 +6,9 @@
 #ifndef CALCJIT_BACKEND_JIT_JIT_H_
 #define CALCJIT_BACKEND_JIT_JIT_H_
 
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "backend/jit/compiler.h"
 #include "backend/program/program.h"
@@ -22,7 +24,12 @@ struct JitOptions {
   bool parallel = true;
   // Take code from the code cache and put new code in it.
   bool use_code_cache = true;
+  // The "stage" step: cut pieces into stages around their calls (stages.h).
+  bool stage = true;
 };
+
+// The JIT's steps EngineOptions::disabled_passes can switch off: "stage".
+std::span<const std::string_view> JitStepNames();
 
 Result<program::CompiledRegions> CompileRegions(const program::Program& program,
                                                 const JitOptions& options);

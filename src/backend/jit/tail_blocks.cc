@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "math/masked_lanes.h"
+
 namespace calcjit::jit {
 
 namespace {
@@ -26,12 +28,21 @@ __attribute__((target("avx2"))) __m256i LanesBelow(std::size_t n, int first) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n) - first), lane);
 }
 
+// The masked variants go masked only when their masked-off lanes stay on the
+// pages of the active ones (math/masked_lanes.h): otherwise, when the tail
+// ends within 64 bytes of a page end, or for n = 0, they copy.
+bool MaskedIsSafe(const float* p, std::size_t n) {
+  return n > 0 && math::MaskedLanesStayOnActivePages(p, n, kChunk);
+}
+
 __attribute__((target("avx2"))) void LoadAvx2(const float* src, std::size_t n, float* block) {
+  if (!MaskedIsSafe(src, n)) return LoadPortable(src, n, block);
   _mm256_storeu_ps(block, _mm256_maskload_ps(src, LanesBelow(n, 0)));
   _mm256_storeu_ps(block + 8, _mm256_maskload_ps(src + 8, LanesBelow(n, 8)));
 }
 
 __attribute__((target("avx2"))) void StoreAvx2(const float* block, std::size_t n, float* dst) {
+  if (!MaskedIsSafe(dst, n)) return StorePortable(block, n, dst);
   _mm256_maskstore_ps(dst, LanesBelow(n, 0), _mm256_loadu_ps(block));
   _mm256_maskstore_ps(dst + 8, LanesBelow(n, 8), _mm256_loadu_ps(block + 8));
 }
@@ -41,10 +52,12 @@ __attribute__((target("avx512f"))) __mmask16 MaskBelow(std::size_t n) {
 }
 
 __attribute__((target("avx512f"))) void LoadAvx512(const float* src, std::size_t n, float* block) {
+  if (!MaskedIsSafe(src, n)) return LoadPortable(src, n, block);
   _mm512_storeu_ps(block, _mm512_maskz_loadu_ps(MaskBelow(n), src));
 }
 
 __attribute__((target("avx512f"))) void StoreAvx512(const float* block, std::size_t n, float* dst) {
+  if (!MaskedIsSafe(dst, n)) return StorePortable(block, n, dst);
   _mm512_mask_storeu_ps(dst, MaskBelow(n), _mm512_loadu_ps(block));
 }
 

@@ -3,7 +3,10 @@
 // chunk). Per tier, because this is a fixed cost of every evaluation whose
 // item count is not a multiple of 16: with AVX-512 or AVX2 one masked load or
 // store per column (masked lanes are not read, so nothing past the caller's
-// buffer is touched), instead of a fill and a memcpy call.
+// buffer is touched), instead of a fill and a memcpy call. Masked only when
+// the masked-off lanes stay on the pages of the active ones
+// (math/masked_lanes.h: a masked-off lane on a page not in the page table
+// costs a microcode assist on every call).
 #ifndef CALCJIT_BACKEND_JIT_TAIL_BLOCKS_H_
 #define CALCJIT_BACKEND_JIT_TAIL_BLOCKS_H_
 

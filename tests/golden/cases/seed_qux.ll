@@ -10,7 +10,7 @@ phase 0
 source_filename = "calcjit.f_qux"
 
 ; Function Attrs: nounwind
-define void @calcjit.f_qux(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n) #0 {
+define void @calcjit.f_qux(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture %stage) #0 {
 entry:
   %0 = getelementptr inbounds ptr, ptr %reads, i64 0
   %f_bar = load ptr, ptr %0, align 8

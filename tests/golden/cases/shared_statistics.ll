@@ -51,7 +51,7 @@ source_filename = "calcjit.relevance"
 @llvm.compiler.used = appending global [2 x ptr] [ptr @_ZGVbN4v_calcjit_vec_Sigmoid, ptr @_ZGVdN8v_calcjit_vec_Sigmoid], section "llvm.metadata"
 
 ; Function Attrs: nounwind
-define void @calcjit.relevance(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n) #0 {
+define void @calcjit.relevance(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture %stage) #0 {
 entry:
   %0 = getelementptr inbounds ptr, ptr %reads, i64 0
   %bm25 = load ptr, ptr %0, align 8
@@ -112,7 +112,7 @@ attributes #1 = { nounwind willreturn memory(none) "vector-function-abi-variant"
 source_filename = "calcjit.gap..ctr"
 
 ; Function Attrs: nounwind
-define void @calcjit.gap..ctr(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n) #0 {
+define void @calcjit.gap..ctr(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture %stage) #0 {
 entry:
   %0 = getelementptr inbounds ptr, ptr %reads, i64 0
   %relevance = load ptr, ptr %0, align 8

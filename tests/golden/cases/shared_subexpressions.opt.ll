@@ -30,7 +30,7 @@ target triple = "x86_64-pc-linux-gnu"
 @llvm.compiler.used = appending global [2 x ptr] [ptr @_ZGVbN4v_calcjit_vec_Log1p, ptr @_ZGVdN8v_calcjit_vec_Log1p], section "llvm.metadata"
 
 ; Function Attrs: nounwind memory(readwrite, inaccessiblemem: none)
-define void @calcjit.a..c(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n) local_unnamed_addr #0 {
+define void @calcjit.a..c(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture readnone %stage) local_unnamed_addr #0 {
 entry:
   %price = load ptr, ptr %reads, align 8
   %0 = getelementptr inbounds ptr, ptr %reads, i64 1

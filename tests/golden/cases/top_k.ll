@@ -26,7 +26,7 @@ phase 1
 source_filename = "calcjit.cheapest..kept"
 
 ; Function Attrs: nounwind
-define void @calcjit.cheapest..kept(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n) #0 {
+define void @calcjit.cheapest..kept(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture %stage) #0 {
 entry:
   %0 = getelementptr inbounds ptr, ptr %reads, i64 0
   %price = load ptr, ptr %0, align 8
@@ -83,7 +83,7 @@ attributes #0 = { nounwind }
 source_filename = "calcjit.kept"
 
 ; Function Attrs: nounwind
-define void @calcjit.kept(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n) #0 {
+define void @calcjit.kept(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture %stage) #0 {
 entry:
   %0 = getelementptr inbounds ptr, ptr %reads, i64 0
   %kept = load ptr, ptr %0, align 8

@@ -19,7 +19,7 @@ fill out2 = s0
 source_filename = "calcjit.blend"
 
 ; Function Attrs: nounwind
-define void @calcjit.blend(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n) #0 {
+define void @calcjit.blend(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture %stage) #0 {
 entry:
   %0 = getelementptr inbounds ptr, ptr %reads, i64 0
   %distance = load ptr, ptr %0, align 8

@@ -722,6 +722,25 @@ JNIEXPORT void JNICALL Java_io_calcjit_Native_engineStats(JNIEnv* env, jclass, j
   });
 }
 
+JNIEXPORT jstring JNICALL Java_io_calcjit_Native_engineTiers(JNIEnv* env, jclass, jlong engine,
+                                                             jlongArray longs,
+                                                             jdoubleArray doubles) {
+  return Guarded<jstring>(env, nullptr, [&]() -> jstring {
+    calcjit_tiers tiers{};
+    if (!Check(env, calcjit_engine_tiers(FromHandle<calcjit_engine>(engine), &tiers))) {
+      return nullptr;
+    }
+    const jlong counts[3] = {static_cast<jlong>(tiers.measured), static_cast<jlong>(tiers.items),
+                             static_cast<jlong>(tiers.chosen)};
+    const jdouble times[2] = {tiers.vm_ns_per_item, tiers.jit_ns_per_item};
+    env->SetLongArrayRegion(longs, 0, 3, counts);
+    if (env->ExceptionCheck()) return nullptr;
+    env->SetDoubleArrayRegion(doubles, 0, 2, times);
+    if (env->ExceptionCheck()) return nullptr;
+    return NewUtf8String(env, tiers.note);
+  });
+}
+
 JNIEXPORT jstring JNICALL Java_io_calcjit_Native_engineBackendNote(JNIEnv* env, jclass,
                                                                    jlong engine) {
   return Guarded<jstring>(env, nullptr, [&]() -> jstring {

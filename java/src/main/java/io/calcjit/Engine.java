@@ -113,6 +113,19 @@ public final class Engine implements AutoCloseable {
     }
   }
 
+  /** The VM and the JIT of the current version timed: which serves, and why. */
+  public Tiers tiers() {
+    guard.enter();
+    try {
+      long[] l = new long[3];
+      double[] d = new double[2];
+      String note = Native.engineTiers(handle, l, d);
+      return new Tiers(l[0] != 0, l[1], d[0], d[1], Backend.fromNative(l[2]), note);
+    } finally {
+      exit();
+    }
+  }
+
   /** Why the JIT does not serve the current version, or "". */
   public String backendNote() {
     guard.enter();

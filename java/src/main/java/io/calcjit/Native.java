@@ -78,6 +78,9 @@ final class Native {
 
   static native String engineBackendNote(long engine);
 
+  /** longs: {measured, items, chosen}; doubles: {vmNsPerItem, jitNsPerItem}; returns the note. */
+  static native String engineTiers(long engine, long[] longs, double[] doubles);
+
   static native void engineSetShadow(long engine, double fraction, int backend, long candidate);
 
   static native void engineDrainShadow(long engine);

@@ -328,12 +328,21 @@ class ApiTest {
   }
 
   @Test
-  void autoTiersToTheJit() {
+  void autoTiersToTheFasterTier() {
     try (FeatureSet set = FeatureSet.fromText(TestSets.QUX); Engine engine = Engine.create(set)) {
       engine.waitForJit();
       Stats stats = engine.stats();
-      assertEquals(Backend.JIT, stats.backend(), engine.backendNote());
-      assertEquals("", engine.backendNote());
+      Tiers tiers = engine.tiers();
+      assertTrue(tiers.measured(), tiers.note());
+      assertEquals(1000, tiers.items());
+      assertTrue(tiers.vmNsPerItem() > 0 && tiers.jitNsPerItem() > 0, tiers.note());
+      assertEquals(tiers.chosen(), stats.backend(), engine.backendNote());
+      assertEquals(tiers.chosen() == Backend.JIT, tiers.jitNsPerItem() < tiers.vmNsPerItem());
+      if (stats.backend() == Backend.JIT) {
+        assertEquals("", engine.backendNote());
+      } else {
+        assertTrue(engine.backendNote().contains("the vm is faster"), engine.backendNote());
+      }
     }
   }
 

@@ -1,0 +1,67 @@
+#include "backend/jit/stages.h"
+
+#include <algorithm>
+
+#include "backend/jit/vector_kernels.h"
+
+namespace calcjit::jit {
+
+StagePlan MakeStagePlan(const program::Region& piece, bool allow) {
+  StagePlan plan;
+  const std::size_t count = piece.nodes.size();
+  plan.stage.assign(count, 0);
+  plan.buffer.assign(count, -1);
+  // A small piece stays one loop: its body fits the instruction caches and
+  // few of its values live across a call.
+  if (!allow || count <= kMaxStageNodes) return plan;
+  // Levels: even for computing, odd for calls; each node at the earliest its
+  // operands allow.
+  std::vector<std::uint32_t> level(count, 0);
+  std::uint32_t levels = 1;
+  for (std::size_t v = 0; v < count; ++v) {
+    const program::RegionNode& node = piece.nodes[v];
+    std::uint32_t ready = 0;  // the first compute level in which every operand is known
+    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
+      const program::RegionOperand& operand = piece.operands[node.first_operand + o];
+      if (operand.kind != program::RegionOperand::Kind::kNode) continue;
+      const std::uint32_t at = level[operand.index];
+      ready = std::max(ready, at % 2 == 1 ? at + 1 : at);
+    }
+    level[v] = HasVectorKernel(piece.nodes[v].op) ? ready + 1 : ready;
+    levels = std::max(levels, level[v] + 1);
+  }
+  // Stages: the levels in order, a compute level cut into runs of at most
+  // kMaxStageNodes nodes in node order (a node's operands of its own level
+  // come before it, so they are in its run or an earlier one).
+  std::vector<std::vector<std::uint32_t>> by_level(levels);
+  for (std::uint32_t v = 0; v < count; ++v) by_level[level[v]].push_back(v);
+  std::uint32_t stage = 0;
+  for (std::uint32_t l = 0; l < levels; ++l) {
+    if (by_level[l].empty()) continue;
+    std::uint32_t in_stage = 0;
+    for (const std::uint32_t v : by_level[l]) {
+      if (l % 2 == 0 && in_stage == kMaxStageNodes) {
+        ++stage;
+        in_stage = 0;
+      }
+      plan.stage[v] = stage;
+      ++in_stage;
+    }
+    ++stage;
+  }
+  plan.stage_count = std::max<std::uint32_t>(stage, 1);
+  if (!plan.staged()) return plan;
+  for (std::size_t v = 0; v < count; ++v) {
+    const program::RegionNode& node = piece.nodes[v];
+    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
+      const program::RegionOperand& operand = piece.operands[node.first_operand + o];
+      if (operand.kind != program::RegionOperand::Kind::kNode) continue;
+      if (plan.stage[operand.index] != plan.stage[v] && plan.buffer[operand.index] < 0) {
+        plan.buffer[operand.index] = static_cast<std::int32_t>(plan.buffer_count++);
+      }
+    }
+  }
+  return plan;
+}
+
+}  // namespace calcjit::jit

@@ -1,0 +1,60 @@
+// How a piece's loop is cut into stages around its calls to the expensive
+// kernels (issue 27, docs/PERFORMANCE.md run U3).
+//
+// Each call to a vector kernel (exp, log, log1p, sigmoid, tanh, pow) clobbers
+// every vector register, so in one fused loop every value live across a call
+// is spilled and reloaded around it: on the 1,000-feature set, with 290 such
+// calls, that made the JIT slower than the VM. A staged piece runs blocks of
+// kStageBlock items; within a block, compute stages and call stages
+// alternate, each one loop over the block: a compute stage evaluates the
+// nodes whose operands are known (fused, in registers, as before) and a call
+// stage the calls whose arguments are, with nothing else live. A value used
+// in a later stage goes through a block-sized buffer in the executor's
+// scratch (L1 or L2), stored once and loaded where used. Compute stages are
+// also cut every kMaxStageNodes nodes: a longer body outgrows the
+// instruction caches (measured: run U3). The kernels, and what each item's
+// values are computed from, are the same, so are the bits. A piece of at
+// most kMaxStageNodes nodes is one stage: the single fused loop of before.
+#ifndef CALCJIT_BACKEND_JIT_STAGES_H_
+#define CALCJIT_BACKEND_JIT_STAGES_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "backend/program/program.h"
+
+namespace calcjit::jit {
+
+// Items per block of a staged piece (a multiple of the 16-item chunk).
+inline constexpr std::int64_t kStageBlock = 512;
+// The most nodes one compute stage fuses: a longer loop body no longer fits
+// the instruction caches, and runs once per 16 items.
+inline constexpr std::uint32_t kMaxStageNodes = 32;
+
+struct StagePlan {
+  std::uint32_t stage_count = 1;
+  // Per node: its stage and its buffer, or -1
+  // when every use is in its own stage.
+  std::vector<std::uint32_t> stage;
+  std::vector<std::int32_t> buffer;
+  std::uint32_t buffer_count = 0;
+
+  bool staged() const { return stage_count > 1; }
+  // The scratch a call of the piece needs for its buffers.
+  std::size_t ScratchFloats() const {
+    return static_cast<std::size_t>(buffer_count) * static_cast<std::size_t>(kStageBlock);
+  }
+};
+
+// A node's stage is the earliest its operands allow: a call one stage after
+// the last compute stage of its arguments, anything else in the compute stage
+// after the last of its operands' calls; compute stages are cut into runs of
+// kMaxStageNodes. Nodes' operands come before them (program::Region), so one
+// pass assigns every stage.
+// `allow` false (the "stage" step switched off): one stage.
+StagePlan MakeStagePlan(const program::Region& piece, bool allow = true);
+
+}  // namespace calcjit::jit
+
+#endif  // CALCJIT_BACKEND_JIT_STAGES_H_

@@ -1,0 +1,139 @@
+// Staged pieces (backend/jit/stages.h): the plan's rules, and the same bits as
+// one loop, the VM and the reference interpreter, across block boundaries and
+// in the tail.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "backend/jit/stages.h"
+#include "backend/jit/vector_kernels.h"
+#include "calcjit/calcjit.hpp"
+#include "runtime/internal.h"
+#include "tests/support/api_test_util.h"
+
+namespace calcjit::jit {
+namespace {
+
+using testing_util::ParseText;
+
+// Wide and deep: 12 features of a dozen nodes each that mix the expensive
+// kernels (whose calls clobber every register) with cheap arithmetic, then a
+// chain of tanh that keeps every feature live.
+std::string WideSet() {
+  std::string text = "input x; input y;\n";
+  for (int k = 0; k < 12; ++k) {
+    const std::string c = std::to_string(k + 1);
+    text += "f" + std::to_string(k) + " = log1p(abs(x * " + c +
+            " - y)) + exp(-abs(y)) * sigmoid(x + " + c + ") - tanh(y / (abs(x) + " + c +
+            ")) + pow(abs(x) + 1, 0.5);\n";
+  }
+  text += "g = tanh(f0";
+  for (int k = 1; k < 12; ++k) text += " + tanh(f" + std::to_string(k);
+  text += std::string(11, ')') + ");\n";
+  return text;
+}
+
+const program::Region& OnlyLargeRegion(const Engine& engine) {
+  const auto& program = *engine.compiled().prepared()->program;
+  const program::Region* largest = program.Regions().front();
+  for (const program::Region* region : program.Regions()) {
+    if (region->nodes.size() > largest->nodes.size()) largest = region;
+  }
+  return *largest;
+}
+
+TEST(StagesTest, CallsStandAloneAndCrossingValuesGetBuffers) {
+  const Result<Engine> engine = Engine::Compile(ParseText(WideSet()), EngineOptions{Backend::kVm});
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  const program::Region& piece = OnlyLargeRegion(*engine);
+  ASSERT_GT(piece.nodes.size(), kMaxStageNodes);
+  const StagePlan plan = MakeStagePlan(piece);
+  ASSERT_TRUE(plan.staged());
+  std::vector<std::uint32_t> nodes_in(plan.stage_count, 0);
+  std::vector<bool> has_call(plan.stage_count, false), has_other(plan.stage_count, false);
+  for (std::uint32_t v = 0; v < piece.nodes.size(); ++v) {
+    const std::uint32_t s = plan.stage[v];
+    ASSERT_LT(s, plan.stage_count);
+    ++nodes_in[s];
+    (HasVectorKernel(piece.nodes[v].op) ? has_call : has_other)[s] = true;
+    const program::RegionNode& node = piece.nodes[v];
+    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
+      const program::RegionOperand& operand = piece.operands[node.first_operand + o];
+      if (operand.kind != program::RegionOperand::Kind::kNode) continue;
+      EXPECT_LE(plan.stage[operand.index], s) << "an operand after its user";
+      if (HasVectorKernel(piece.nodes[operand.index].op) || HasVectorKernel(node.op)) {
+        EXPECT_LT(plan.stage[operand.index], s) << "a call shares a stage with its operand or user";
+      }
+      if (plan.stage[operand.index] != s) {
+        EXPECT_GE(plan.buffer[operand.index], 0);
+      }
+    }
+  }
+  for (std::uint32_t s = 0; s < plan.stage_count; ++s) {
+    EXPECT_GT(nodes_in[s], 0u) << "stage " << s << " is empty";
+    EXPECT_FALSE(has_call[s] && has_other[s]) << "stage " << s << " mixes calls and arithmetic";
+    if (!has_call[s]) {
+      EXPECT_LE(nodes_in[s], kMaxStageNodes);
+    }
+  }
+  EXPECT_EQ(plan.ScratchFloats(), plan.buffer_count * static_cast<std::size_t>(kStageBlock));
+  EXPECT_FALSE(MakeStagePlan(piece, false).staged());
+}
+
+TEST(StagesTest, SmallPiecesStayOneLoop) {
+  const Result<Engine> engine =
+      Engine::Compile(ParseText("input x; f = exp(x) * 2 + log(x);"), EngineOptions{Backend::kVm});
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  EXPECT_FALSE(MakeStagePlan(OnlyLargeRegion(*engine)).staged());
+}
+
+std::vector<std::uint32_t> Bits(const Engine& engine, std::size_t n) {
+  std::vector<float> x(n), y(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i % 97) * 0.37f - 11.0f;
+    y[i] = static_cast<float>(i % 31) * -0.61f + 4.5f;
+  }
+  if (n > 5) x[5] = std::numeric_limits<float>::quiet_NaN();
+  Batch batch(engine);
+  batch.SetItemCount(n);
+  EXPECT_TRUE(batch.BindInput("x", x).ok());
+  EXPECT_TRUE(batch.BindInput("y", y).ok());
+  const Status status = engine.Evaluate(batch);
+  EXPECT_TRUE(status.ok()) << status.ToString();
+  std::vector<std::uint32_t> bits;
+  for (std::size_t o = 0; o < engine.schema().outputs.size(); ++o) {
+    for (float v : batch.Output(o)) {
+      std::uint32_t b;
+      std::memcpy(&b, &v, sizeof b);
+      bits.push_back(b);
+    }
+  }
+  return bits;
+}
+
+TEST(StagesTest, StagedPiecesGiveTheSameBits) {
+  const FeatureSet set = ParseText(WideSet());
+  EngineOptions one_loop{Backend::kJit};
+  one_loop.disabled_passes = {"stage"};
+  const Result<Engine> staged = Engine::Compile(set, EngineOptions{Backend::kJit});
+  const Result<Engine> unstaged = Engine::Compile(set, one_loop);
+  const Result<Engine> vm = Engine::Compile(set, EngineOptions{Backend::kVm});
+  const Result<Engine> reference = Engine::Compile(set, EngineOptions{Backend::kReference});
+  ASSERT_TRUE(staged.ok() && unstaged.ok() && vm.ok() && reference.ok());
+  // Within one block, a block and a tail, several blocks and a tail.
+  for (std::size_t n : {std::size_t{1}, std::size_t{16}, std::size_t{37},
+                        static_cast<std::size_t>(kStageBlock) + 21,
+                        3 * static_cast<std::size_t>(kStageBlock) + 16}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const std::vector<std::uint32_t> expected = Bits(*reference, n);
+    EXPECT_EQ(Bits(*staged, n), expected);
+    EXPECT_EQ(Bits(*unstaged, n), expected);
+    EXPECT_EQ(Bits(*vm, n), expected);
+  }
+}
+
+}  // namespace
+}  // namespace calcjit::jit
