@@ -12,7 +12,8 @@ thread, by every peer that reads its format (runners.py) and by calcjit's
 Python module (BUILD/python) on the VM and the JIT:
 
   XGBoost models   xgboost (Debian's 1.7.4), xgboost3 (3.4.1, in its venv,
-                   worker.py), treelite, onnxruntime, calcjit-vm, calcjit-jit
+                   worker.py), treelite, onnxruntime, calcjit-vm, calcjit-jit,
+                   native (hand-written C++ built -march=native: the limit)
   LightGBM models  lightgbm, lleaves, treelite, onnxruntime, calcjit-vm/jit
   CatBoost models  catboost, calcjit-vm, calcjit-jit
 
@@ -54,7 +55,8 @@ from timing import time_calls  # noqa: E402
 
 ROOT = HERE.parents[1]
 FAMILY_RUNNERS = {
-    "xgboost": ["xgboost", "xgboost3", "treelite", "onnxruntime", "calcjit-vm", "calcjit-jit"],
+    "xgboost": ["xgboost", "xgboost3", "treelite", "onnxruntime", "calcjit-vm", "calcjit-jit",
+                "native"],
     "lightgbm": ["lightgbm", "lleaves", "treelite", "onnxruntime", "calcjit-vm", "calcjit-jit"],
     "catboost": ["catboost", "calcjit-vm", "calcjit-jit"],
 }
