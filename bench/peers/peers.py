@@ -163,6 +163,9 @@ def main():
     parser.add_argument("--rounds", type=int)
     parser.add_argument("--reps", type=int)
     parser.add_argument("--compile-limit", type=int)
+    parser.add_argument("--export-java", metavar="DIR",
+                        help="train, then write the JMH benchmark's data to DIR (the "
+                             "middle model, the rows, XGBoost's margins) and time nothing")
     parser.add_argument("--xgboost3-python", default=os.environ.get("CALCJIT_XGBOOST3_PYTHON"),
                         help="XGBoost 3.4.1's interpreter (default: $CALCJIT_XGBOOST3_VENV's)")
     args = parser.parse_args()
@@ -185,6 +188,9 @@ def main():
 
     trained = models.train(directory, args.mode, log=lambda s: print(s, flush=True))
     rows = models.query(args.rows)
+    if args.export_java:
+        export_java(pathlib.Path(args.export_java), trained, rows)
+        return
     rows_path = scratch / "rows.f32"
     rows.tofile(rows_path)
     pathlib.Path(str(rows_path) + ".shape").write_text("%d %d" % rows.shape)
@@ -266,6 +272,22 @@ def main():
         print("\n%d FAILURES:\n  %s" % (len(failures), "\n  ".join(failures)))
         sys.exit(1)
     print("every output checked: %d models" % len(tables))
+
+
+def export_java(directory, trained, rows):
+    """bench/peers/jmh.sh's data: the middle size's XGBoost model (500 trees of
+    depth 8 in full mode), the query's rows (row-major float32) and XGBoost
+    1.7.4's margins for them (float32), which the JMH benchmark checks every
+    runner's outputs against before timing."""
+    size, trees, paths = trained[len(trained) // 2]
+    directory.mkdir(parents=True, exist_ok=True)
+    margins = Local("xgboost", paths["xgboost"], rows, directory)
+    margins.prepare()
+    (directory / "model.json").write_bytes(paths["xgboost"].read_bytes())
+    rows.tofile(directory / "rows.f32")
+    np.asarray(margins.outputs(None), dtype=np.float32).tofile(directory / "margins.f32")
+    (directory / "shape.txt").write_text("%d %d %d %s\n" % (rows.shape + (trees, size)))
+    print("wrote %s: XGBoost %s, %d x %d rows" % (directory, size, *rows.shape))
 
 
 def report(title, file_name, trees, rows, handles, notes):
