@@ -51,6 +51,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class PeersBench {
+  /** XGBoost's iteration range [0, 0): every tree. */
+  private static final int[] EVERY_TREE = {0, 0};
+
   private int rows;
   private int features;
   private float[] rowMajor;
@@ -112,7 +115,7 @@ public class PeersBench {
 
   @Benchmark
   public float[][] xgboost4jInplace() throws XGBoostError {
-    return booster.inplace_predict(rowMajor, rows, features, Float.NaN, null,
+    return booster.inplace_predict(rowMajor, rows, features, Float.NaN, EVERY_TREE,
         Booster.PredictionType.kMargin, null);
   }
 
