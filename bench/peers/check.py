@@ -12,8 +12,12 @@ printed with its reason:
 - bit-exact after rounding once to float32: calcjit's outputs are float32
   and its LightGBM and CatBoost sums are float64 in the file's order, so its
   output is the library's float64 rounded once;
-- bit-exact in float64: lleaves and treelite on LightGBM models sum the
-  same float64 leaves in order;
+- bit-exact in float64: treelite on LightGBM models sums the same float64
+  leaves in order;
+- within float64 rounding: lleaves sums a row's trees in blocks (fblocksize,
+  34 trees by default), then the blocks' sums, so beyond 34 trees its raw
+  score may differ from LightGBM's by the rounding of a float64 sum: at most
+  trees x 2^-53 x (|reference| + 1) per row (measured: a few 1e-15);
 - within the library's own rounding: treelite's code for XGBoost models
   (tl2cgen's generated sum is not XGBoost's: measured 1-2 ulp apart on most
   rows, whether or not its trees are split across files) and ONNX Runtime's
@@ -31,6 +35,7 @@ import numpy as np
 EXACT32 = "bit-exact float32"
 ROUNDED32 = "bit-exact after rounding to float32"
 EXACT64 = "bit-exact float64"
+ROUNDING64 = "within float64 rounding of the sum"
 ROUNDING = "within float32 rounding of the sum"
 
 RULES = {
@@ -47,7 +52,7 @@ RULES = {
     ("calcjit-jit", "lightgbm"): (ROUNDED32, "calcjit sums in float64, outputs float32"),
     ("calcjit-vm", "catboost"): (ROUNDED32, "calcjit sums in float64, outputs float32"),
     ("calcjit-jit", "catboost"): (ROUNDED32, "calcjit sums in float64, outputs float32"),
-    ("lleaves", "lightgbm"): (EXACT64, "float64 leaves summed in tree order"),
+    ("lleaves", "lightgbm"): (ROUNDING64, "float64 sums of blocks of 34 trees"),
     ("treelite", "lightgbm"): (EXACT64, "float64 leaves summed in tree order"),
     ("onnxruntime", "xgboost"): (ROUNDING, "float32 sums in ONNX Runtime's own order"),
     ("onnxruntime", "lightgbm"): (ROUNDING, "float32 thresholds and sums (LightGBM's are "
@@ -77,7 +82,8 @@ def agree(runner, family, got, reference, trees):
         ok = got.dtype == np.float64 and np.array_equal(a.view(np.uint64), b.view(np.uint64))
     else:
         a, b = got.astype(np.float64), reference.astype(np.float64)
-        bound = trees * 2.0 ** -24 * (np.abs(b) + 1)
+        epsilon = 2.0 ** -53 if rule == ROUNDING64 else 2.0 ** -24
+        bound = trees * epsilon * (np.abs(b) + 1)
         ok = bool(np.all(np.abs(a - b) <= bound))
     differ = int(np.count_nonzero(a.astype(np.float64) != b.astype(np.float64)))
     worst = float(np.max(np.abs(a.astype(np.float64) - b.astype(np.float64)), initial=0.0))

@@ -102,7 +102,10 @@ class Worker:
         return answer
 
     def close(self):
-        self.process.stdin.close()
+        try:
+            self.process.stdin.close()
+        except BrokenPipeError:  # it ended already: its failure was reported
+            pass
         self.process.wait(timeout=30)
 
 
