@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "cli/common.h"
+#include "cli/demo_format.h"
+#include "cli/demo_ranker.h"
 #include "examples/ranking/example_data.h"
 
 namespace calcjit::cli {
@@ -32,39 +34,6 @@ namespace {
 // machine cannot run are listed as such, so new backends show up by themselves.
 constexpr Backend kBackends[] = {Backend::kReference, Backend::kVm, Backend::kJit};
 constexpr std::size_t kTopItems = 10;
-
-std::string Printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
-std::string Printf(const char* format, ...) {
-  va_list args;
-  va_start(args, format);
-  va_list again;
-  va_copy(again, args);
-  const int size = std::vsnprintf(nullptr, 0, format, args);
-  va_end(args);
-  std::string text(size > 0 ? static_cast<std::size_t>(size) : 0, '\0');
-  std::vsnprintf(text.data(), text.size() + 1, format, again);
-  va_end(again);
-  return text;
-}
-
-// A duration with a unit that keeps three significant digits readable.
-std::string FormatDuration(double seconds) {
-  if (seconds >= 1.0) return Printf("%.2f s", seconds);
-  if (seconds >= 1e-3) return Printf("%.2f ms", seconds * 1e3);
-  if (seconds >= 1e-6) return Printf("%.2f us", seconds * 1e6);
-  return Printf("%.1f ns", seconds * 1e9);
-}
-
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  std::sort(values.begin(), values.end());
-  const std::size_t mid = values.size() / 2;
-  return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2.0;
-}
-
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // The contract's notion of "the same result": the same bits, except that any
 // NaN equals any NaN (the contract makes every output NaN the quiet NaN
@@ -385,7 +354,8 @@ int RunDemo(const DemoOptions& options) {
     PrintScoreSummary(reference.schema, reference.outputs);
     PrintTopItems(reference);
   }
-  return all_agree ? 0 : 1;
+  const bool ranker_agrees = RunRankerDemo(ExampleSetText(), options);
+  return all_agree && ranker_agrees ? 0 : 1;
 }
 
 }  // namespace calcjit::cli

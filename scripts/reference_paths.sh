@@ -10,6 +10,8 @@
 #   CALCJIT_XGBOOST3_VENV   Python 3.12 + requirements/xgboost3.txt
 #   CALCJIT_MAVEN_REPO      a local Maven repository: requirements/maven/pom.xml's
 #                           artifacts (Spark) and plugins; spark.classpath in it
+#   CALCJIT_MAVEN_PEERS_REPO  another: requirements/maven/peers/pom.xml's (JMH and the
+#                           JVM predictors of bench/peers/jmh.sh); peers.classpath in it
 CALCJIT_REQUIREMENTS="$(cd "$(dirname "${BASH_SOURCE[0]}")/../requirements" && pwd)"
 CALCJIT_CACHE="${CALCJIT_CACHE:-$HOME/.cache/calcjit}"
 
@@ -33,11 +35,14 @@ calcjit_python312() {
 CALCJIT_REFERENCE_VENV="$CALCJIT_CACHE/venv-reference-$(calcjit_pin_key "$CALCJIT_REQUIREMENTS/reference.txt")"
 CALCJIT_XGBOOST3_VENV="$CALCJIT_CACHE/venv-xgboost3-$(calcjit_pin_key "$CALCJIT_REQUIREMENTS/xgboost3.txt")"
 CALCJIT_MAVEN_REPO="$CALCJIT_CACHE/maven-$(calcjit_pin_key "$CALCJIT_REQUIREMENTS/maven/pom.xml")"
-export CALCJIT_CACHE CALCJIT_REFERENCE_VENV CALCJIT_XGBOOST3_VENV CALCJIT_MAVEN_REPO
+CALCJIT_MAVEN_PEERS_REPO="$CALCJIT_CACHE/maven-peers-$(calcjit_pin_key "$CALCJIT_REQUIREMENTS/maven/peers/pom.xml")"
+export CALCJIT_CACHE CALCJIT_REFERENCE_VENV CALCJIT_XGBOOST3_VENV CALCJIT_MAVEN_REPO \
+  CALCJIT_MAVEN_PEERS_REPO
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   echo "CALCJIT_CACHE=$CALCJIT_CACHE"
   echo "CALCJIT_REFERENCE_VENV=$CALCJIT_REFERENCE_VENV"
   echo "CALCJIT_XGBOOST3_VENV=$CALCJIT_XGBOOST3_VENV"
   echo "CALCJIT_MAVEN_REPO=$CALCJIT_MAVEN_REPO"
+  echo "CALCJIT_MAVEN_PEERS_REPO=$CALCJIT_MAVEN_PEERS_REPO"
 fi

@@ -120,4 +120,20 @@ make_maven_repo() {
   touch "$repo/.complete"
 }
 make_maven_repo "$CALCJIT_MAVEN_REPO" "$CALCJIT_REQUIREMENTS/maven/pom.xml"
+
+# The peers' JMH benchmark (bench/peers/jmh.sh): JMH and the JVM predictors of
+# requirements/maven/peers/pom.xml in a repository of their own (so that a
+# change of either pin file leaves the other's download alone), their class
+# path in peers.classpath.
+make_maven_peers_repo() {
+  local repo=$1 pom=$2
+  [ -f "$repo/.complete" ] && return 0
+  echo "setup: $repo from $pom"
+  rm -rf "$repo"
+  mkdir -p "$repo"
+  mvn -B -q -Dmaven.repo.local="$repo" -f "$pom" dependency:build-classpath \
+    -Dmdep.outputFile="$repo/peers.classpath"
+  touch "$repo/.complete"
+}
+make_maven_peers_repo "$CALCJIT_MAVEN_PEERS_REPO" "$CALCJIT_REQUIREMENTS/maven/peers/pom.xml"
 echo "setup: reference venvs and Maven repository ready in $CALCJIT_CACHE"

@@ -1216,6 +1216,18 @@ class DemoTest(unittest.TestCase):
         result = run('demo', '--items', '300', '--repetitions', '2')
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn('reference', result.stdout)
+        # The bundled ranker on the features: timed per backend against the
+        # budget, its scores the reference's bits on every backend.
+        ranker = result.stdout[result.stdout.index('The bundled ranker'):]
+        self.assertIn('rank_score', ranker)
+        self.assertNotIn('DIFFER', ranker)
+        self.assertNotIn('failed', ranker)
+        rows = [line for line in ranker.splitlines()
+                if line.split()[:1] in (['vm'], ['jit'], ['reference'])
+                and 'not available' not in line]
+        self.assertGreaterEqual(len(rows), 2, ranker)
+        for row in rows:
+            self.assertRegex(row, r' \d+% +(the reference|bit-identical)$')
 
 
 if __name__ == '__main__':
