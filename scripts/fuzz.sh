@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=build-fuzz
 targets=(text_reader json_reader proto_reader csv_reader xgboost_reader xgboost_ubjson
-         lightgbm_reader onnx_reader catboost_reader differential)
+         lightgbm_reader onnx_reader catboost_reader arrow_input differential)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
