@@ -19,19 +19,16 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.h"
 #include "calcjit/calcjit.hpp"
 #include "examples/ranking/example_data.h"
 
 namespace {
 
-// This thread's CPU time in ms: on a machine shared with builds, a batch's
-// wall time includes the time the thread waited for a core; its CPU time
-// does not (docs/PERFORMANCE.md, "The machine").
-double ThreadCpuMs() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) * 1e-6;
-}
+// This thread's CPU time: on a machine shared with builds, a batch's wall
+// time includes the time the thread waited for a core; its CPU time does not
+// (docs/PERFORMANCE.md, "The machine").
+using calcjit::bench::ThreadCpuMs;
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "calcjit_interleaved: %s\n", message.c_str());

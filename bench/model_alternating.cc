@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.h"
 #include "calcjit/cpu.h"
 #include "model/tree/block_evaluator.h"
 #include "model/tree/prepared_model.h"
@@ -41,14 +42,12 @@ constexpr std::size_t kRows = 2000;
 constexpr std::size_t kFeatures = 32;
 
 std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::optional<std::string> bytes = calcjit::bench::ReadWholeFile(path);
+  if (!bytes) {
     std::fprintf(stderr, "cannot read %s (make_models.py bench writes it)\n", path.c_str());
     std::exit(1);
   }
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+  return std::move(*bytes);
 }
 
 // `trees` symmetric trees of `depth` levels over the rows' features, in the
@@ -113,9 +112,7 @@ struct Layout {
 // This thread's CPU time in ns: the machine is shared, and a query that
 // waits for the CPU is not slower.
 double CpuNs() {
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
+  return calcjit::bench::ThreadCpuNs();
 }
 
 double Median(std::vector<double> v) {

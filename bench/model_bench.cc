@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.h"
 #include "model/tree/block_evaluator.h"
 #include "model/tree/reference_evaluator.h"
 #include "model/tree/tree_model.h"
@@ -39,14 +40,12 @@ constexpr std::size_t kFeatures = 32;
 const char* const kModels[] = {"bench_100x6", "bench_500x8", "bench_1000x64leaves"};
 
 std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::optional<std::string> bytes = calcjit::bench::ReadWholeFile(path);
+  if (!bytes) {
     std::fprintf(stderr, "cannot read %s (make_models.py bench writes it)\n", path.c_str());
     std::exit(1);
   }
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+  return std::move(*bytes);
 }
 
 void Check(int status, const char* what) {

@@ -36,10 +36,11 @@ std::string RandomXgboostModel(int trees, int depth, std::mt19937& rng) {
   std::normal_distribution<float> normal;
   std::uniform_int_distribution<int> feature(0, kFeatures - 1);
   const int nodes = (2 << depth) - 1;
-  std::string json = R"({"learner":{"attributes":{},"feature_names":[],"feature_types":[],)"
-                     R"("gradient_booster":{"model":{"gbtree_model_param":{"num_parallel_tree":"1",)"
-                     R"("num_trees":")" +
-                     std::to_string(trees) + R"("},"tree_info":[)";
+  std::string json =
+      R"({"learner":{"attributes":{},"feature_names":[],"feature_types":[],)"
+      R"("gradient_booster":{"model":{"gbtree_model_param":{"num_parallel_tree":"1",)"
+      R"("num_trees":")" +
+      std::to_string(trees) + R"("},"tree_info":[)";
   for (int t = 0; t < trees; ++t) json += t ? ",0" : "0";
   json += R"(],"trees":[)";
   for (int t = 0; t < trees; ++t) {
@@ -53,10 +54,9 @@ std::string RandomXgboostModel(int trees, int depth, std::mt19937& rng) {
       condition += comma + std::to_string(leaf ? normal(rng) * 0.1f : normal(rng));
       zeros += i ? ",0" : "0";
     }
-    json += std::string(t ? "," : "") + R"({"left_children":[)" + left +
-            R"(],"right_children":[)" + right + R"(],"split_indices":[)" + index +
-            R"(],"split_conditions":[)" + condition + R"(],"default_left":[)" + zeros +
-            R"(],"split_type":[)" + zeros +
+    json += std::string(t ? "," : "") + R"({"left_children":[)" + left + R"(],"right_children":[)" +
+            right + R"(],"split_indices":[)" + index + R"(],"split_conditions":[)" + condition +
+            R"(],"default_left":[)" + zeros + R"(],"split_type":[)" + zeros +
             R"(],"categories":[],"categories_nodes":[],"categories_segments":[],)"
             R"("categories_sizes":[],"tree_param":{"num_deleted":"0","num_feature":"40",)"
             R"("num_nodes":")" +

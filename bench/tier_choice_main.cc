@@ -13,16 +13,13 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench/bench_support.h"
 #include "calcjit/calcjit.hpp"
 #include "examples/ranking/example_data.h"
 
 namespace {
 
-double ThreadCpuMs() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) * 1e-6;
-}
+using calcjit::bench::ThreadCpuMs;
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "calcjit_tier_choice: %s\n", message.c_str());

@@ -7,15 +7,15 @@
 
 namespace av = calcjit::math::internal::avx512;
 
-#define CALCJIT_MCA_LOOP(name, fast)                                                      \
-  CALCJIT_AVX512 void name(const float* x, float* out, unsigned* fail, long n) {          \
-    for (long i = 0; i < n; i += 16) {                                                    \
-      __asm__ volatile("# LLVM-MCA-BEGIN " #name);                                        \
-      const av::Fast16 r = fast(_mm512_loadu_ps(x + i));                                  \
-      _mm512_storeu_ps(out + i, r.value);                                                 \
-      fail[i] = r.fail;                                                                   \
-      __asm__ volatile("# LLVM-MCA-END");                                                 \
-    }                                                                                     \
+#define CALCJIT_MCA_LOOP(name, fast)                                             \
+  CALCJIT_AVX512 void name(const float* x, float* out, unsigned* fail, long n) { \
+    for (long i = 0; i < n; i += 16) {                                           \
+      __asm__ volatile("# LLVM-MCA-BEGIN " #name);                               \
+      const av::Fast16 r = fast(_mm512_loadu_ps(x + i));                         \
+      _mm512_storeu_ps(out + i, r.value);                                        \
+      fail[i] = r.fail;                                                          \
+      __asm__ volatile("# LLVM-MCA-END");                                        \
+    }                                                                            \
   }
 
 CALCJIT_MCA_LOOP(exp, av::ExpFast16)

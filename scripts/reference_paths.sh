@@ -19,11 +19,14 @@ calcjit_pin_key() {
   sha256sum "$1" | cut -c1-12
 }
 
-# A Python of at least 3.12: pyenv's newest, else python3.12/python3.13 on PATH.
+# A Python of at least 3.12: pyenv's newest 3.12, else its newest later one, else
+# python3.12/python3.13 on PATH. 3.12 first: every pin of xgboost3.txt has a wheel
+# for it (numpy 1.26.4 has none for 3.13 and would build from source for minutes).
 calcjit_python312() {
   local root candidate
   root="${PYENV_ROOT:-$HOME/.pyenv}"
-  for candidate in $(ls -d "$root"/versions/3.1[2-9]* 2>/dev/null | sort -V -r); do
+  for candidate in $(ls -d "$root"/versions/3.12* 2>/dev/null | sort -V -r) \
+                   $(ls -d "$root"/versions/3.1[3-9]* 2>/dev/null | sort -V -r); do
     [ -x "$candidate/bin/python3" ] && { echo "$candidate/bin/python3"; return 0; }
   done
   for candidate in python3.13 python3.12; do

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_support.h"
 #include "bench/peers/native_forest.h"
 
 namespace {
@@ -26,10 +27,7 @@ struct Runner {
 };
 
 std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return calcjit::bench::ReadWholeFile(path).value_or(std::string());
 }
 
 double ProcessSeconds() {

@@ -26,7 +26,8 @@ void BindRows(EvaluationTarget& target, const Schema& schema, const MatrixView& 
   ThrowIfError(CheckMatrixInputs(schema, rows.columns));
   if (items != rows.rows) {
     RaiseUserError("X has " + std::to_string(rows.rows) + " rows but the call has " +
-                   std::to_string(items) + " items", "X");
+                       std::to_string(items) + " items",
+                   "X");
   }
   Status status;
   {

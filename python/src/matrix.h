@@ -26,7 +26,6 @@ MatrixView RowsOf(const pybind11::array& x);
 void BindRows(EvaluationTarget& target, const Schema& schema, const MatrixView& rows,
               std::size_t items, MatrixColumns& columns);
 
-
 }  // namespace calcjit::python
 
 #endif  // CALCJIT_PYTHON_MATRIX_H_

@@ -44,7 +44,8 @@ void CopyMatrixColumns(const MatrixView& m, std::size_t rows, float* out) {
           _mm_storeu_ps(column + 3 * rows + i, r3);
         }
         for (std::size_t i = count4; i < count; ++i) {
-          for (std::size_t k = 0; k < 4; ++k) column[k * rows + i] = block[i * m.row_stride + j + k];
+          for (std::size_t k = 0; k < 4; ++k)
+            column[k * rows + i] = block[i * m.row_stride + j + k];
         }
       }
     }

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "calcjit/cpu.h"
 #include "backend/kernels/kernels.h"
+#include "calcjit/cpu.h"
 #include "ir/op.h"
 #include "math/transcendental.h"
 

@@ -906,8 +906,8 @@ struct Config {
 // The optimizer passes, VM steps and scheduler steps
 // EngineOptions::disabled_passes knows.
 const std::vector<std::string>& PassNames() {
-  static const std::vector<std::string> names = {"cse",   "fold", "simplify", "dce",       "uniform",
-                                                 "reuse", "fuse", "top_k",    "statistics"};
+  static const std::vector<std::string> names = {
+      "cse", "fold", "simplify", "dce", "uniform", "reuse", "fuse", "top_k", "statistics"};
   return names;
 }
 

@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <ctime>
+#include <fstream>
 #include <string>
 #include <vector>
 
