@@ -302,7 +302,10 @@ std::string TreePlan::Describe() const {
   };
   add(bitvector, "bitvector");
   add(oblivious, "oblivious");
-  const std::string many = "walk (over " + std::to_string(max_bitvector_leaves) + " leaves)";
+  // The baseline tier has no bitvector form (slower than the walk in plain C++).
+  const std::string many = max_bitvector_leaves == 0
+                               ? "walk (no bitvector form on this tier)"
+                               : "walk (over " + std::to_string(max_bitvector_leaves) + " leaves)";
   add(walk_many_leaves, many.c_str());
   add(walk_too_deep_oblivious, "walk (symmetric, deeper than 12)");
   add(reference, "reference walk (past the layout's limits)");
