@@ -3,11 +3,12 @@
     $CALCJIT_REFERENCE_VENV/bin/python bench/catboost_bench.py [--models DIR] [--rounds 3]
 
 (scripts/reference_paths.sh prints the venv: Debian's python3 with catboost
-1.2.10 and numpy 2.2.) calcjit's Python module (build/python) is built
-against Debian's numpy 1.24 and misreads numpy 2's arrays, so the calcjit
-side runs in Debian's /usr/bin/python3, a process this script starts for
-each round (`--calcjit-side`): it reads the same models and rows from DIR,
-times calcjit and writes its outputs and times back.
+1.2.10 and numpy 2.2.) The calcjit side runs in Debian's /usr/bin/python3
+with Debian's numpy, the interpreter calcjit's Python module (build/python)
+is built and tested for, in a process this script starts for each round
+(`--calcjit-side`): it reads the same models and rows from DIR, times
+calcjit and writes its outputs and times back. (The module also reads numpy
+2's arrays: bench/peers imports it in the venv itself.)
 
 The models are trained once into DIR (default build/bench-catboost; a later
 run reuses them) on 8,000 rows of 32 standard normal features with 2% NaN:
