@@ -5,10 +5,13 @@
 
 #include <time.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 
 namespace calcjit::bench {
 
@@ -30,6 +33,17 @@ inline std::optional<std::string> ReadWholeFile(const std::string& path) {
   std::ostringstream bytes;
   bytes << in.rdbuf();
   return bytes.str();
+}
+
+// A benchmark model file's bytes; a missing one ends the program with a hint:
+// `make_models.py bench` writes them.
+inline std::string ReadModelFileOrExit(const std::string& path) {
+  std::optional<std::string> bytes = ReadWholeFile(path);
+  if (!bytes) {
+    std::fprintf(stderr, "cannot read %s (make_models.py bench writes it)\n", path.c_str());
+    std::exit(1);
+  }
+  return std::move(*bytes);
 }
 
 }  // namespace calcjit::bench

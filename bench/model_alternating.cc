@@ -41,14 +41,7 @@ using namespace calcjit::model;
 constexpr std::size_t kRows = 2000;
 constexpr std::size_t kFeatures = 32;
 
-std::string ReadFile(const std::string& path) {
-  std::optional<std::string> bytes = calcjit::bench::ReadWholeFile(path);
-  if (!bytes) {
-    std::fprintf(stderr, "cannot read %s (make_models.py bench writes it)\n", path.c_str());
-    std::exit(1);
-  }
-  return std::move(*bytes);
-}
+using calcjit::bench::ReadModelFileOrExit;
 
 // `trees` symmetric trees of `depth` levels over the rows' features, in the
 // layout CatBoost's reader makes (heap order, level l splitting alike).
@@ -144,7 +137,7 @@ int main(int argc, char** argv) {
         std::string("/usr/bin/python3 ") + CALCJIT_MAKE_MODELS + " bench " + dir;
     if (std::system(command.c_str()) != 0) return 1;
   }
-  const std::string rows = ReadFile(dir + "/bench_rows.f32");
+  const std::string rows = ReadModelFileOrExit(dir + "/bench_rows.f32");
   std::vector<std::vector<float>> columns(kFeatures, std::vector<float>(kRows));
   for (std::size_t i = 0; i < kRows; ++i) {
     for (std::size_t j = 0; j < kFeatures; ++j) {
@@ -176,7 +169,7 @@ int main(int argc, char** argv) {
       }
       ensemble = MakeOblivious(trees, depth, columns);
     } else {
-      const std::string bytes = ReadFile(dir + "/" + name + ".json");
+      const std::string bytes = ReadModelFileOrExit(dir + "/" + name + ".json");
       auto loaded = LoadTreeModel(calcjit::ModelFormat::kXgboostJson, bytes, name + ".json");
       if (!loaded.ok()) {
         std::fprintf(stderr, "%s\n", loaded.status().ToString().c_str());

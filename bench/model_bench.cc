@@ -39,14 +39,7 @@ constexpr std::size_t kRows = 2000;
 constexpr std::size_t kFeatures = 32;
 const char* const kModels[] = {"bench_100x6", "bench_500x8", "bench_1000x64leaves"};
 
-std::string ReadFile(const std::string& path) {
-  std::optional<std::string> bytes = calcjit::bench::ReadWholeFile(path);
-  if (!bytes) {
-    std::fprintf(stderr, "cannot read %s (make_models.py bench writes it)\n", path.c_str());
-    std::exit(1);
-  }
-  return std::move(*bytes);
-}
+using calcjit::bench::ReadModelFileOrExit;
 
 void Check(int status, const char* what) {
   if (status != 0) {
@@ -77,7 +70,7 @@ Fixture& Get(const std::string& name) {
   slot = std::make_unique<Fixture>();
   Fixture& f = *slot;
   const std::string dir = CALCJIT_MODEL_BENCH_DIR;
-  f.bytes = ReadFile(dir + "/" + name + ".json");
+  f.bytes = ReadModelFileOrExit(dir + "/" + name + ".json");
   auto loaded =
       calcjit::model::LoadTreeModel(calcjit::ModelFormat::kXgboostJson, f.bytes, name + ".json");
   if (!loaded.ok()) {
@@ -85,7 +78,7 @@ Fixture& Get(const std::string& name) {
     std::exit(1);
   }
   f.model = *loaded;
-  const std::string rows = ReadFile(dir + "/bench_rows.f32");
+  const std::string rows = ReadModelFileOrExit(dir + "/bench_rows.f32");
   f.row_major.resize(kRows * kFeatures);
   std::memcpy(f.row_major.data(), rows.data(), f.row_major.size() * sizeof(float));
   f.columns.assign(kFeatures, std::vector<float>(kRows));
