@@ -584,7 +584,7 @@ class CatboostJsonReader final : public nlohmann::json_sax<nlohmann::json> {
           Path());
     }
     ++borders_read_;
-    double border;
+    double border = 0;
     if (!OnNumber(value, &border)) return false;
     feature_.borders.push_back(static_cast<float>(border));
     return true;
@@ -608,7 +608,7 @@ class CatboostJsonReader final : public nlohmann::json_sax<nlohmann::json> {
     if (leaves_.size() >= builder_.NodeBudget()) {
       return Fail("more than " + std::to_string(kMaxNodes) + " tree nodes in the model", Path());
     }
-    double leaf;
+    double leaf = 0;
     if (!OnNumber(value, &leaf)) return false;
     leaves_.push_back(leaf);
     return true;
@@ -633,12 +633,12 @@ class CatboostJsonReader final : public nlohmann::json_sax<nlohmann::json> {
     const std::string& key = frames_.back().key;
     if (key == "border") {
       if (!Once(kBorderField)) return false;
-      double border;
+      double border = 0;
       if (!OnNumber(value, &border)) return false;
       split_.border = static_cast<float>(border);  // as OnBorder
     } else if (key == "float_feature_index") {
       if (!Once(kSplitFeatureField)) return false;
-      std::int64_t feature;
+      std::int64_t feature = 0;  // set by OnInteger when it succeeds
       if (!OnInteger(value, &feature)) return false;
       if (feature < 0 || feature >= static_cast<std::int64_t>(kMaxFeatures)) {
         return Fail("float feature " + std::to_string(feature) + " out of range", Path());
