@@ -73,6 +73,31 @@ std::size_t MeanItemsPerQuery(const Version& version) {
   return static_cast<std::size_t>(std::clamp<std::uint64_t>(mean, 1, kMaxTierMeasurementItems));
 }
 
+// The version's tier once its JIT compiled (and, with tier choice, was
+// timed): the JIT's engine, or the VM kept with the reason in its note.
+void PublishJit(const Version& version, Result<Engine> engine, double compile_ms,
+                const std::optional<Result<TierMeasurement>>& tiers) {
+  const std::lock_guard<std::mutex> note(version.note_mutex);
+  if (!engine.ok()) {
+    version.note = "served by the VM: " + engine.status().message();
+    return;
+  }
+  version.jit_compile_ms = compile_ms;
+  if (tiers.has_value() && !tiers->ok()) {
+    version.tiers.note = tiers->status().message();
+    version.note = "served by the VM: timing the VM and the JIT failed: " + version.tiers.note;
+    return;
+  }
+  if (tiers.has_value()) {
+    version.tiers = **tiers;
+    if (version.tiers.chosen != Backend::kJit) {
+      version.note = "served by the VM: " + version.tiers.note;
+      return;
+    }
+  }
+  version.engine.store(std::make_shared<const Engine>(std::move(engine).value()));
+}
+
 }  // namespace
 
 // The version serves from the VM meanwhile; the JIT's engine gives the same
@@ -107,27 +132,7 @@ void ServingState::CompileJitInBackground(const std::shared_ptr<Version>& versio
       }
     }
     if (const std::shared_ptr<Version> live = weak.lock()) {
-      if (engine.ok()) live->jit_compile_ms = ms;
-      if (engine.ok() && tiers.has_value()) {
-        const std::lock_guard<std::mutex> note(live->note_mutex);
-        if (!tiers->ok()) {
-          live->note =
-              "served by the VM: timing the VM and the JIT failed: " + tiers->status().message();
-          live->tiers.note = tiers->status().message();
-        } else {
-          live->tiers = **tiers;
-          if (live->tiers.chosen == Backend::kJit) {
-            live->engine.store(std::make_shared<const Engine>(std::move(engine).value()));
-          } else {
-            live->note = "served by the VM: " + live->tiers.note;
-          }
-        }
-      } else if (engine.ok()) {
-        live->engine.store(std::make_shared<const Engine>(std::move(engine).value()));
-      } else {
-        const std::lock_guard<std::mutex> note(live->note_mutex);
-        live->note = "served by the VM: " + engine.status().message();
-      }
+      PublishJit(*live, std::move(engine), ms, tiers);
       live->jit_pending = false;
     }
     const std::lock_guard<std::mutex> finished(jit_mutex_);

@@ -262,6 +262,8 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
   const std::size_t num_slots = prepared.slots().size();
   const std::uint32_t num_outputs = model.info.num_outputs;
   const bool float64 = prepared.sums_float64();
+  const TreePlan& plan = prepared.plan(kTier);
+  const bool flipped_keys = plan.bitvector + plan.oblivious > 0;
   const ScratchLayout& layout = prepared.scratch_layout();
   auto* keys = static_cast<unsigned char*>(scratch);
   double* double_sums = reinterpret_cast<double*>(keys + layout.sums_offset);
@@ -280,7 +282,9 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
             reinterpret_cast<std::uint32_t*>(block_keys + s * kBlock * sizeof(std::uint32_t));
         MakeKeys(model, slot, columns[slot.feature] + first + block_first, in_block, slot_keys);
         // The flipped copy the bitvector and oblivious forms compare as
-        // signed (kKeyBias), num_slots slots further.
+        // signed (kKeyBias), num_slots slots further: only where this tier's
+        // plan has such trees.
+        if (!flipped_keys) continue;
         std::uint32_t* flipped = slot_keys + num_slots * kBlock;
         for (std::size_t i = 0; i < kBlock; ++i) flipped[i] = slot_keys[i] ^ kKeyBias;
       }
