@@ -101,39 +101,31 @@ python312=$(calcjit_python312) || {
 }
 make_venv "$CALCJIT_XGBOOST3_VENV" "$python312" "$CALCJIT_REQUIREMENTS/xgboost3.txt"
 
-# The Maven pins (requirements/maven/pom.xml) in a local repository of their
-# own: Spark for calcjit-spark.jar and its tests (spark.classpath: the class
-# path, one line), and the plugins of the install test's Maven project and of
-# the README's `mvn install:install-file`, so that the test runs offline.
-# Marked complete last, as the venvs are.
+# A local Maven repository of a pin file's artifacts, made again unless
+# complete (marked last, as the venvs are): the class path of its dependencies
+# in REPO/CLASSPATH_FILE (one line) and, with `plugins`, the plugins the pom
+# names and `install:` by its prefix, so that Maven runs offline with it.
+#   make_maven_repo REPO POM CLASSPATH_FILE [plugins]
 make_maven_repo() {
-  local repo=$1 pom=$2
+  local repo=$1 pom=$2 classpath=$3 plugins=${4:-}
   [ -f "$repo/.complete" ] && return 0
   echo "setup: $repo from $pom"
   rm -rf "$repo"
   mkdir -p "$repo"
   local mvn=(mvn -B -q -Dmaven.repo.local="$repo" -f "$pom")
-  "${mvn[@]}" dependency:build-classpath -Dmdep.outputFile="$repo/spark.classpath"
-  "${mvn[@]}" dependency:resolve-plugins
-  # `install:` resolved by its prefix, as the README's command resolves it.
-  "${mvn[@]}" install:help >/dev/null
+  "${mvn[@]}" dependency:build-classpath -Dmdep.outputFile="$repo/$classpath"
+  if [ "$plugins" = plugins ]; then
+    "${mvn[@]}" dependency:resolve-plugins
+    "${mvn[@]}" install:help >/dev/null
+  fi
   touch "$repo/.complete"
 }
-make_maven_repo "$CALCJIT_MAVEN_REPO" "$CALCJIT_REQUIREMENTS/maven/pom.xml"
-
-# The peers' JMH benchmark (bench/peers/jmh.sh): JMH and the JVM predictors of
-# requirements/maven/peers/pom.xml in a repository of their own (so that a
-# change of either pin file leaves the other's download alone), their class
-# path in peers.classpath.
-make_maven_peers_repo() {
-  local repo=$1 pom=$2
-  [ -f "$repo/.complete" ] && return 0
-  echo "setup: $repo from $pom"
-  rm -rf "$repo"
-  mkdir -p "$repo"
-  mvn -B -q -Dmaven.repo.local="$repo" -f "$pom" dependency:build-classpath \
-    -Dmdep.outputFile="$repo/peers.classpath"
-  touch "$repo/.complete"
-}
-make_maven_peers_repo "$CALCJIT_MAVEN_PEERS_REPO" "$CALCJIT_REQUIREMENTS/maven/peers/pom.xml"
+# Spark for calcjit-spark.jar and its tests, and the plugins of the install
+# test's Maven project and of the README's `mvn install:install-file`.
+make_maven_repo "$CALCJIT_MAVEN_REPO" "$CALCJIT_REQUIREMENTS/maven/pom.xml" spark.classpath plugins
+# The peers' JMH benchmark (bench/peers/jmh.sh): JMH and the JVM predictors, in
+# a repository of their own (a change of either pin file leaves the other's
+# download alone).
+make_maven_repo "$CALCJIT_MAVEN_PEERS_REPO" "$CALCJIT_REQUIREMENTS/maven/peers/pom.xml" \
+  peers.classpath
 echo "setup: reference venvs and Maven repository ready in $CALCJIT_CACHE"
