@@ -180,7 +180,7 @@ int main(int argc, char** argv) {
     Layout layouts[2] = {{"walk", {}, {}, nullptr}, {"new", {}, {}, nullptr}};
     for (int l = 0; l < 2; ++l) {
       PrepareOptions options;
-      options.bitvector = options.oblivious = l == 1;
+      options.bitvector = options.oblivious = options.binned = l == 1;
       for (int t = 0; t < 3; ++t) options.max_bitvector_leaves[t] = limits[t];
       auto prepared = PreparedModel::Prepare(ensemble, options);
       if (!prepared.ok()) {

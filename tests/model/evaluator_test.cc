@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -240,6 +241,15 @@ void ExpectSameBits(const std::shared_ptr<const TreeEnsemble>& model, Builder* b
   }
 }
 
+// The binned form for every tree of at most 256 leaves on every tier, the
+// baseline's portable code included, whatever its bin slots cost.
+PrepareOptions BinnedEverywhere() {
+  PrepareOptions options;
+  for (std::uint32_t& limit : options.max_binned_leaves) limit = PreparedModel::kMaxBitvectorLeaves;
+  options.bin_slots_per_tree = 1e9;
+  return options;
+}
+
 class RandomEnsembleTest : public ::testing::TestWithParam<int> {};
 
 // Every combination of the rules a reader may fill (not only those of the
@@ -277,7 +287,11 @@ TEST_P(RandomEnsembleTest, BlockEvaluatorGivesTheReferenceBits) {
   for (std::uint32_t& limit : everywhere.max_bitvector_leaves) {
     limit = PreparedModel::kMaxBitvectorLeaves;
   }
+  everywhere.binned = false;
   ExpectSameBits(std::make_shared<const TreeEnsemble>(b.model), &b, 300, everywhere);
+  // And with the binned form on every tier wherever a tree fits, however
+  // many bin slots it takes.
+  ExpectSameBits(std::make_shared<const TreeEnsemble>(b.model), &b, 300, BinnedEverywhere());
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomEnsembleTest, ::testing::Range(0, 84));
@@ -573,6 +587,7 @@ TEST_P(TreeFormsTest, EveryFormGivesTheReferenceBits) {
   // Every tier takes the bitvector form wherever it can: the forms' bits on
   // every tier (the default plans are tested below).
   PrepareOptions everywhere;
+  everywhere.binned = false;
   for (std::uint32_t& limit : everywhere.max_bitvector_leaves) {
     limit = PreparedModel::kMaxBitvectorLeaves;
   }
@@ -598,6 +613,68 @@ TEST_P(TreeFormsTest, EveryFormGivesTheReferenceBits) {
   EXPECT_GT(CountForm(*prepared, TreeForm::kBitvector), 2u);
   ExpectSameBits(model, &b, 200, everywhere);
   ExpectSameBits(model, &b, 200);
+  // The binned form where the bitvector was: 8-leaf words.
+  Result<PreparedModel> binned = PreparedModel::Prepare(model, BinnedEverywhere());
+  ASSERT_TRUE(binned.ok());
+  const auto& binned_trees = binned->trees(Isa::kBaseline);
+  EXPECT_EQ(binned_trees[0].form, TreeForm::kBinned);
+  EXPECT_EQ(binned_trees[0].words, 8u);
+  EXPECT_EQ(binned_trees[1].form, TreeForm::kBinned);
+  EXPECT_EQ(binned_trees[1].words, 4u);
+  EXPECT_EQ(binned_trees[2].form, trees[2].form);
+  EXPECT_EQ(binned_trees[3].form, TreeForm::kBinned);
+  EXPECT_EQ(binned_trees[3].words, 32u);
+  EXPECT_EQ(binned_trees[4].form, TreeForm::kOblivious);
+  ExpectSameBits(model, &b, 200, BinnedEverywhere());
+}
+
+// A slot with more distinct thresholds than a byte counts takes several bin
+// slots (255 thresholds each); inputs at, just above and just below every
+// threshold, and the specials (NaN, +-0, +-inf, subnormals), on every tier.
+TEST(BinnedFormTest, ManyThresholdsTakeSeveralBinSlots) {
+  for (const bool xgboost : {true, false}) {
+    Builder b(77, xgboost ? ModelFormat::kXgboostJson : ModelFormat::kLightgbmText, 2, 1);
+    std::uniform_real_distribution<float> value(-1000.0f, 1000.0f);
+    for (int i = 0; i < 700; ++i) b.pool.push_back(value(b.rng));
+    for (int i = 0; i < 10; ++i) b.pool.push_back(std::ldexp(1.0f + i, -140));  // subnormal
+    for (int t = 0; t < 120; ++t) AddCompleteTree(&b, 3 + t % 4, 0);
+    Finish(&b.model);
+    auto model = std::make_shared<const TreeEnsemble>(b.model);
+    Result<PreparedModel> prepared = PreparedModel::Prepare(model, BinnedEverywhere());
+    ASSERT_TRUE(prepared.ok());
+    std::map<std::uint16_t, int> per_slot;
+    for (const BinSlot& bin_slot : prepared->bin_slots()) {
+      EXPECT_LE(bin_slot.count, PreparedModel::kMaxBinThresholds);
+      EXPECT_EQ(bin_slot.depth, std::bit_width(static_cast<unsigned>(bin_slot.count)));
+      ++per_slot[bin_slot.slot];
+    }
+    int most = 0;
+    for (const auto& [slot, count] : per_slot) most = std::max(most, count);
+    EXPECT_GE(most, 2) << "no slot took two bin slots";
+    EXPECT_EQ(CountForm(*prepared, TreeForm::kBinned), 120u);
+    ExpectSameBits(model, &b, 3000, BinnedEverywhere());
+  }
+}
+
+// The default plan takes the binned form only where its bin slots are not
+// more than its trees (PrepareOptions::bin_slots_per_tree).
+TEST(BinnedFormTest, TooManyBinSlotsKeepTheOtherForms) {
+  Builder b(78, ModelFormat::kXgboostJson, 40, 1);
+  std::uniform_real_distribution<float> value(-1000.0f, 1000.0f);
+  for (int i = 0; i < 700; ++i) b.pool.push_back(value(b.rng));
+  // Two trees of 63 splits over 40 features: far more bin slots than trees.
+  AddCompleteTree(&b, 6, 0);
+  AddCompleteTree(&b, 6, 0);
+  Finish(&b.model);
+  auto model = std::make_shared<const TreeEnsemble>(b.model);
+  Result<PreparedModel> prepared = PreparedModel::Prepare(model);
+  ASSERT_TRUE(prepared.ok());
+  for (Isa tier : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+    EXPECT_EQ(prepared->plan(tier).binned, 0u) << IsaName(tier);
+  }
+  EXPECT_TRUE(prepared->bin_slots().empty());
+  EXPECT_EQ(prepared->plan(Isa::kAvx512).bitvector, 2u);
+  ExpectSameBits(model, &b, 300);
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, TreeFormsTest, ::testing::Range(0, 24));

@@ -15,6 +15,7 @@
 #include <immintrin.h>
 #pragma GCC diagnostic pop
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -47,6 +48,8 @@ constexpr std::uint32_t kTinyBits = std::bit_cast<std::uint32_t>(1e-35f);
 constexpr std::uint32_t kPositiveZeroKey = 0x80000000u;
 
 #include "model/tree/bitvector_impl.h"
+// After bitvector_impl.h, whose AddLeaves and lane counts it uses.
+#include "model/tree/binned_impl.h"
 
 inline std::uint32_t Bits(float x) {
   return std::bit_cast<std::uint32_t>(x);
@@ -190,8 +193,8 @@ template <typename Sum>
 void RunPass(const PreparedModel& prepared, const float* const* columns, std::size_t first,
              std::size_t count, Sum* const* sums, const unsigned char* keys) {
   const TreeEnsemble& model = prepared.ensemble();
-  const std::size_t slot_bytes = kBlock * sizeof(std::uint32_t);
-  const std::size_t block_bytes = 2 * prepared.slots().size() * slot_bytes;
+  const std::size_t block_bytes = prepared.scratch_layout().block_bytes;
+  const std::size_t bins_offset = prepared.scratch_layout().bins_offset;
   const std::size_t blocks = (count + kBlock - 1) / kBlock;
   const FastNode* all_nodes = prepared.nodes().data();
   const auto& chunks = prepared.chunk_starts(kTier);
@@ -217,6 +220,12 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
           leaves = prepared.float_leaves().data();
         } else {
           leaves = prepared.double_leaves().data();
+        }
+        if (tree.form == TreeForm::kBinned) {
+          BinnedTree<Sum>(prepared.bin_nodes().data() + tree.first_node,
+                          prepared.word_ends().data() + tree.first_word, tree.words,
+                          leaves + tree.first_leaf, block_keys + bins_offset, in_block, out);
+          continue;
         }
         if (tree.form == TreeForm::kBitvector) {
           BitvectorTree<Sum>(prepared.mask_nodes().data() + tree.first_node,
@@ -275,7 +284,7 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
     for (std::size_t b = 0; b < blocks; ++b) {
       const std::size_t block_first = b * kBlock;
       const std::size_t in_block = count - block_first < kBlock ? count - block_first : kBlock;
-      unsigned char* block_keys = keys + b * 2 * num_slots * kBlock * sizeof(std::uint32_t);
+      unsigned char* block_keys = keys + b * layout.block_bytes;
       for (std::size_t s = 0; s < num_slots; ++s) {
         const Slot& slot = prepared.slots()[s];
         auto* slot_keys =
@@ -287,6 +296,15 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
         if (!flipped_keys) continue;
         std::uint32_t* flipped = slot_keys + num_slots * kBlock;
         for (std::size_t i = 0; i < kBlock; ++i) flipped[i] = slot_keys[i] ^ kKeyBias;
+      }
+      // The bins of the binned form's trees, where this tier's plan has any.
+      if (plan.binned == 0) continue;
+      auto* bins = reinterpret_cast<std::int8_t*>(block_keys + layout.bins_offset);
+      const std::uint32_t* tables = prepared.bin_thresholds().data();
+      for (const BinSlot& bin_slot : prepared.bin_slots()) {
+        MakeBins(bin_slot, tables + bin_slot.first_threshold,
+                 reinterpret_cast<const std::uint32_t*>(block_keys) + bin_slot.slot * kBlock, bins);
+        bins += kBlock;
       }
     }
     if (float64) {

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "math/fp_env.h"
+#include "model/tree/split_keys.h"
 #include "model/tree/symmetric_tree.h"
 
 namespace calcjit::model {
@@ -20,102 +21,6 @@ constexpr std::size_t kChunkBytes = 16 * 1024;
 constexpr std::size_t kPassBytes = 1024 * 1024;
 constexpr std::uint32_t kMaxFastTreeNodes = 65535;
 constexpr std::uint32_t kMaxHeapDepth = 10;
-
-std::uint32_t FloatKey(float x) {
-  return OrderKey(std::bit_cast<std::uint32_t>(x));
-}
-
-// The largest float32 at or below t, and the smallest at or above it (t is
-// not NaN).
-float RoundDownToFloat(double t) {
-  float f = static_cast<float>(t);
-  if (static_cast<double>(f) > t) f = std::nextafter(f, -INFINITY);
-  return f;
-}
-float RoundUpToFloat(double t) {
-  float f = static_cast<float>(t);
-  if (static_cast<double>(f) < t) f = std::nextafter(f, INFINITY);
-  return f;
-}
-
-// The slot kind of a numerical split's keys: where NaN goes (nan_left),
-// whether +-0 goes to the other side of where its value would (zero_missing),
-// and whether tiny values count as 0.
-SlotKind NumericalKind(bool tiny_as_zero, bool zero_missing, bool nan_left) {
-  static constexpr SlotKind kKinds[2][2][2] = {
-      {{SlotKind::kNanHigh, SlotKind::kNanLow},
-       {SlotKind::kZeroMissingHigh, SlotKind::kZeroMissingLow}},
-      {{SlotKind::kTinyNanHigh, SlotKind::kTinyNanLow},
-       {SlotKind::kTinyZeroMissingHigh, SlotKind::kTinyZeroMissingLow}}};
-  return kKinds[tiny_as_zero][zero_missing][nan_left];
-}
-
-class SlotTable {
- public:
-  std::uint16_t Get(const Slot& slot) {
-    const auto key = std::make_tuple(static_cast<int>(slot.kind), slot.default_left, slot.feature,
-                                     slot.category_set);
-    auto it = index_.find(key);
-    if (it != index_.end()) return it->second;
-    const std::size_t index = slots_.size();
-    if (index > UINT16_MAX) {
-      overflow_ = true;
-      return 0;
-    }
-    slots_.push_back(slot);
-    index_.emplace(key, static_cast<std::uint16_t>(index));
-    return static_cast<std::uint16_t>(index);
-  }
-  bool overflow() const { return overflow_; }
-  std::vector<Slot> Take() { return std::move(slots_); }
-
- private:
-  std::map<std::tuple<int, bool, std::uint32_t, std::uint32_t>, std::uint16_t> index_;
-  std::vector<Slot> slots_;
-  bool overflow_ = false;
-};
-
-// The slot and threshold key of one split (see prepared_model.h).
-FastNode SplitNode(const TreeEnsemble& model, const TreeNode& node, SlotTable* slots) {
-  const TreeRules& rules = model.rules;
-  FastNode out{};
-  Slot slot;
-  slot.feature = node.feature;
-  if (node.kind == NodeKind::kCategorical) {
-    const bool in_set_right = rules.categories == TreeRules::Categories::kInSetGoesRight;
-    slot.kind = in_set_right ? SlotKind::kCategoryInSetRight : SlotKind::kCategoryInSetLeft;
-    slot.category_set = node.category_set;
-    // kInSetGoesLeft sends NaN right whatever default_left says.
-    slot.default_left = in_set_right && node.default_left;
-    out.slot = slots->Get(slot);
-    out.threshold_key = 1;  // key 0: left
-    return out;
-  }
-  // left iff key < threshold key. For x <= t: key(RoundDown(t)) + 1; the
-  // largest key of a non-NaN float is key(+inf) = 0xFF800000, so no wrap.
-  const bool less = rules.compare == TreeRules::Compare::kLess;
-  const std::uint32_t key =
-      less ? FloatKey(RoundUpToFloat(node.value)) : FloatKey(RoundDownToFloat(node.value)) + 1;
-  const bool zero_goes_left = less ? 0.0 < node.value : 0.0 <= node.value;
-  bool nan_left = false;
-  bool zero_missing = false;
-  switch (node.missing) {
-    case MissingType::kNone:  // NaN as 0
-      nan_left = zero_goes_left;
-      break;
-    case MissingType::kNan:
-      nan_left = node.default_left;
-      break;
-    case MissingType::kZero:  // NaN as 0, and 0 to the default side
-      nan_left = node.default_left;
-      zero_missing = zero_goes_left != node.default_left;
-      break;
-  }
-  slot.kind = NumericalKind(rules.tiny_as_zero, zero_missing, nan_left);
-  out.threshold_key = nan_left ? key : key - 1;
-  out.slot = slots->Get(slot);
-  return out;
-}
 
 // The bits of [lo, hi) (0 <= lo <= hi <= 32) in a 32-bit word: no shift by
 // 32 when the range is the whole word.
@@ -138,6 +43,8 @@ const char* TreeFormName(TreeForm form) {
       return "bitvector";
     case TreeForm::kOblivious:
       return "oblivious";
+    case TreeForm::kBinned:
+      return "binned bitvector";
     case TreeForm::kReference:
       return "reference walk";
   }
@@ -164,35 +71,18 @@ void PreparedModel::SetLeaf(bool float64, std::size_t at, double value) {
 }
 
 void PreparedModel::LayOutBitvector(const TreeEnsemble& model, const Tree& tree, bool float64,
-                                    void* slot_table, PreparedModel* prepared, FastTree* fast) {
-  auto* slots = static_cast<SlotTable*>(slot_table);
-  // Preorder, left subtree first: a node's first leaf number is the count of
-  // leaves met before it, so a split's left subtree holds the leaves
-  // [first(left), first(right)).
-  std::vector<std::uint32_t> first_leaf(tree.num_nodes, 0);
-  std::vector<std::uint32_t> splits;
-  std::vector<std::uint32_t> leaves;
-  std::vector<std::uint32_t> stack = {0};
-  while (!stack.empty()) {
-    const std::uint32_t index = stack.back();
-    stack.pop_back();
-    const TreeNode& node = model.node(tree, index);
-    first_leaf[index] = static_cast<std::uint32_t>(leaves.size());
-    if (node.kind == NodeKind::kLeaf) {
-      leaves.push_back(index);
-      continue;
-    }
-    splits.push_back(index);
-    stack.push_back(node.right);
-    stack.push_back(node.left);
-  }
+                                    SlotTable* slots, PreparedModel* prepared, FastTree* fast) {
+  const LeafOrder order = OrderLeaves(model, tree);
+  const std::vector<std::uint32_t>& splits = order.splits;
+  const std::vector<std::uint32_t>& leaves = order.leaves;
+  const std::vector<std::uint32_t>& first_leaf = order.first_leaf;
   fast->form = TreeForm::kBitvector;
   fast->words = static_cast<std::uint32_t>((leaves.size() + 31) / 32);
   fast->first_node = static_cast<std::uint32_t>(prepared->mask_nodes_.size());
   fast->first_word = static_cast<std::uint32_t>(prepared->word_ends_.size());
   std::vector<FastNode> split_keys;
   for (std::uint32_t index : splits) {
-    split_keys.push_back(SplitNode(model, model.node(tree, index), slots));
+    split_keys.push_back(SplitKey(model, model.node(tree, index), slots));
   }
   // Word by word, the splits whose left subtree's leaves meet the word.
   for (std::uint32_t w = 0; w < fast->words; ++w) {
@@ -220,9 +110,8 @@ void PreparedModel::LayOutBitvector(const TreeEnsemble& model, const Tree& tree,
 }
 
 void PreparedModel::LayOutOblivious(const TreeEnsemble& model, const Tree& tree,
-                                    std::uint32_t depth, bool float64, void* slot_table,
+                                    std::uint32_t depth, bool float64, SlotTable* slots,
                                     PreparedModel* prepared, FastTree* fast) {
-  auto* slots = static_cast<SlotTable*>(slot_table);
   fast->form = TreeForm::kOblivious;
   fast->depth = depth;
   fast->first_node = static_cast<std::uint32_t>(prepared->heap_nodes_.size());
@@ -231,7 +120,7 @@ void PreparedModel::LayOutOblivious(const TreeEnsemble& model, const Tree& tree,
   std::uint32_t index = 0;
   for (std::uint32_t l = 0; l < depth; ++l) {
     const TreeNode& node = model.node(tree, index);
-    const FastNode split = SplitNode(model, node, slots);
+    const FastNode split = SplitKey(model, node, slots);
     prepared->heap_nodes_.push_back(
         HeapNode{split.threshold_key ^ kKeyBias, std::uint32_t{split.slot} << kSlotShift});
     index = node.left;
@@ -251,8 +140,7 @@ void PreparedModel::LayOutOblivious(const TreeEnsemble& model, const Tree& tree,
 }
 
 void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool float64,
-                               void* slot_table, PreparedModel* prepared, FastTree* fast) {
-  auto* slots = static_cast<SlotTable*>(slot_table);
+                               SlotTable* slots, PreparedModel* prepared, FastTree* fast) {
   const std::uint32_t depth = fast->depth;
   const std::size_t size = std::size_t{1} << depth;
   fast->form = TreeForm::kHeap;
@@ -287,7 +175,7 @@ void PreparedModel::LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool
       out = HeapNode{0, 0};  // never less than 0: both children are this leaf
       continue;
     }
-    const FastNode split = SplitNode(model, node, slots);
+    const FastNode split = SplitKey(model, node, slots);
     out = HeapNode{split.threshold_key, std::uint32_t{split.slot} << kSlotShift};
   }
 }
@@ -300,6 +188,7 @@ std::string TreePlan::Describe() const {
     out += separator + std::to_string(count) + " " + what;
     separator = ", ";
   };
+  add(binned, "binned bitvector");
   add(bitvector, "bitvector");
   add(oblivious, "oblivious");
   // The baseline tier has no bitvector form (slower than the walk in plain C++).
@@ -326,8 +215,10 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
     slots.Get(first_slot);
     std::vector<std::uint32_t> position;  // canonical node -> breadth-first position
     std::deque<std::uint32_t> queue;
-    // Tree t's bitvector form, where it has one (else form kWalk).
+    // Tree t's bitvector form, where it has one (else form kWalk), and its
+    // binned form (marked kBinned here, laid out after every tree's slots).
     std::vector<FastTree> candidates(model.trees.size());
+    std::vector<FastTree> binned(model.trees.size());
     for (std::size_t t = 0; t < model.trees.size(); ++t) {
       const Tree& tree = model.trees[t];
       FastTree fast;
@@ -370,6 +261,10 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
         bitvector.leaves = leaves;
         candidates[t] = bitvector;
       }
+      if (options.binned && leaves <= kMaxBitvectorLeaves) {
+        binned[t].form = TreeForm::kBinned;
+        binned[t].output = tree.output;
+      }
       if (count > kMaxFastTreeNodes) {
         fast.form = TreeForm::kReference;
         fast.reference_tree = static_cast<std::int64_t>(t);
@@ -409,11 +304,14 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
           }
           continue;
         }
-        out = SplitNode(model, node, &slots);
+        out = SplitKey(model, node, &slots);
         // Breadth-first order puts the children next to each other after p.
         out.child_delta = static_cast<std::uint16_t>(position[node.right] - p);
       }
       prepared.trees_.push_back(fast);
+    }
+    if (options.binned) {
+      LayOutBinned(model, float64, options.bin_slots_per_tree, &slots, &prepared, &binned);
     }
     if (slots.overflow()) {
       // More (feature, treatment) pairs than 16-bit slots address: every
@@ -423,6 +321,9 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       prepared.heap_nodes_.clear();
       prepared.mask_nodes_.clear();
       prepared.word_ends_.clear();
+      prepared.bin_nodes_.clear();
+      prepared.bin_slots_.clear();
+      prepared.bin_thresholds_.clear();
       prepared.float_leaves_.clear();
       prepared.double_leaves_.clear();
       for (std::size_t t = 0; t < prepared.trees_.size(); ++t) {
@@ -436,7 +337,10 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       slots.Get(first_slot);
     }
     prepared.slots_ = slots.Take();
-    if (prepared.reference_only_) candidates.assign(candidates.size(), FastTree{});
+    if (prepared.reference_only_) {
+      candidates.assign(candidates.size(), FastTree{});
+      binned.assign(binned.size(), FastTree{});
+    }
     // The bitvector and oblivious forms read the flipped copy of each slot's
     // keys, num_slots slots further (kKeyBias).
     const std::uint32_t flipped = static_cast<std::uint32_t>(prepared.slots_.size()) << kSlotShift;
@@ -448,21 +352,28 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       }
     }
 
-    // Each tier's plan (the one selection point): a tree's bitvector form
-    // where the tier takes one of that many leaves, else its walk form.
+    // Each tier's plan (the one selection point): a tree's binned form, else
+    // its bitvector form, where the tier takes one of that many leaves, else
+    // its walk form.
     for (int tier = 0; tier < kTiers; ++tier) {
       std::vector<FastTree>& trees = prepared.tier_trees_[tier];
       TreePlan& plan = prepared.plans_[tier];
       trees = prepared.trees_;
       for (std::size_t t = 0; t < trees.size(); ++t) {
         const FastTree& bitvector = candidates[t];
-        if (bitvector.form == TreeForm::kBitvector &&
-            bitvector.leaves <= options.max_bitvector_leaves[tier]) {
+        if (binned[t].form == TreeForm::kBinned &&
+            binned[t].leaves <= options.max_binned_leaves[tier]) {
+          trees[t] = binned[t];
+        } else if (bitvector.form == TreeForm::kBitvector &&
+                   bitvector.leaves <= options.max_bitvector_leaves[tier]) {
           trees[t] = bitvector;
         }
         switch (trees[t].form) {
           case TreeForm::kBitvector:
             ++plan.bitvector;
+            break;
+          case TreeForm::kBinned:
+            ++plan.binned;
             break;
           case TreeForm::kOblivious:
             ++plan.oblivious;
@@ -498,17 +409,18 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
     }
     prepared.trees_.clear();
 
-    // Items per pass: the keys of every slot and (Sum::kFloat64) the float64 sums
-    // of every output for that many items should take about kPassBytes.
+    // Items per pass: the keys and bins of every slot and (Sum::kFloat64)
+    // the float64 sums of every output for that many items should take
+    // about kPassBytes.
+    ScratchLayout& layout = prepared.scratch_layout_;
+    layout.bins_offset = kBlockItems * 2 * prepared.slots_.size() * sizeof(std::uint32_t);
+    layout.block_bytes = layout.bins_offset + kBlockItems * prepared.bin_slots_.size();
     const std::size_t per_block =
-        PreparedModel::kBlockItems * (2 * prepared.slots_.size() * sizeof(std::uint32_t) +
-                                      (float64 ? model.info.num_outputs * sizeof(double) : 0));
+        layout.block_bytes + (float64 ? kBlockItems * model.info.num_outputs * sizeof(double) : 0);
     const std::size_t blocks = std::clamp<std::size_t>(kPassBytes / per_block, 1, 16);
     prepared.items_per_pass_ = blocks * PreparedModel::kBlockItems;
     auto round_up = [](std::size_t size) { return (size + 63) / 64 * 64; };
-    ScratchLayout& layout = prepared.scratch_layout_;
-    layout.sums_offset =
-        prepared.items_per_pass_ * 2 * prepared.slots_.size() * sizeof(std::uint32_t);
+    layout.sums_offset = blocks * layout.block_bytes;
     layout.pointers_offset = round_up(
         layout.sums_offset +
         (float64 ? prepared.items_per_pass_ * model.info.num_outputs * sizeof(double) : 0));

@@ -50,6 +50,15 @@
 //   and the cost is about one compare and one AND per split, whatever the
 //   number of words; the exit leaf is in the lowest word not 0. No
 //   dependent loads and no branch on the data.
+// - kBinned, the bitvector form over small keys: each slot's keys are
+//   replaced, per block, by bins (a bin slot: how many of the model's sorted
+//   distinct thresholds on that slot are at or below the key, at most
+//   kMaxBinThresholds of them, so a byte; a slot with more has several bin
+//   slots), and a split's compare `key < threshold` becomes the same
+//   decision `bin < rank of threshold + 1` on bytes: 64 items per AVX-512
+//   register instead of 16. The bitvector's words are 8 leaves (a byte) per
+//   item, so one compare and one masked AND handle a split for the whole
+//   block (docs/PERFORMANCE.md, run Q3).
 // - kOblivious, a symmetric tree (symmetric_tree.h: CatBoost's, or any that
 //   happens to be) of depth at most kMaxObliviousDepth: one HeapNode per
 //   level, and the leaf index is the level's decisions as bits (right = 1,
@@ -70,6 +79,8 @@
 #include "model/tree/ensemble.h"
 
 namespace calcjit::model {
+
+class SlotTable;
 
 struct FastNode {
   std::uint32_t threshold_key;
@@ -117,12 +128,41 @@ struct MaskNode {
 };
 static_assert(sizeof(MaskNode) == 12);
 
+// A split of a kBinned tree as it meets one 8-leaf word: the item goes left
+// iff its bin (a signed byte: kByteBias) at bins_offset bytes from the
+// block's bins is less than threshold; when it does not, the word is ANDed
+// with keep. The two bytes are stored four times over, so that a vector
+// register is filled from them by a plain load (a 32-bit broadcast) where
+// a byte broadcast would cost a shuffle per split.
+struct BinNode {
+  std::uint32_t bins_offset;  // bin slot * kBlockItems
+  std::uint32_t threshold;    // the biased byte, four times
+  std::uint32_t keep;         // the byte, four times
+};
+static_assert(sizeof(BinNode) == 12);
+
+// One slot's keys made bytes (kBinned): an item's bin is how many of the
+// bin slot's `count` thresholds (sorted distinct threshold keys) are at or
+// below its key in `slot`. bin_thresholds()[first_threshold, +
+// kBinTableSize) holds them as a search tree of `depth` levels in
+// breadth-first ("Eytzinger") order from index 1: entry i's children are 2i
+// and 2i + 1, the 2^depth - 1 - count entries past the last threshold are
+// 0xFFFFFFFF, and `depth` steps of i = 2i + (entry i <= key) from i = 1 end
+// at 2^depth + the bin. The first levels of the tree fit in registers.
+struct BinSlot {
+  std::uint16_t slot = 0;
+  std::uint8_t count = 0;
+  std::uint8_t depth = 0;
+  std::uint32_t first_threshold = 0;
+};
+
 // How a tree is evaluated, chosen once at preparation (PreparedModel).
 enum class TreeForm : std::uint8_t {
   kWalk,       // breadth-first FastNodes, walked depth steps
   kHeap,       // heap-ordered HeapNodes, walked depth steps
   kBitvector,  // MaskNodes, every split compared, the exit leaf by bit scan
   kOblivious,  // a HeapNode per level, the leaf index from d compares
+  kBinned,     // BinNodes over byte bins, every split compared, the exit leaf by bit scan
   kReference,  // the reference walk (a tree too large for 16-bit offsets)
 };
 
@@ -131,7 +171,7 @@ const char* TreeFormName(TreeForm form);
 
 struct FastTree {
   // kWalk: into PreparedModel::nodes and leaf values; kHeap, kOblivious:
-  // into heap_nodes; kBitvector: into mask_nodes.
+  // into heap_nodes; kBitvector: into mask_nodes; kBinned: into bin_nodes.
   std::uint32_t first_node = 0;
   // kWalk, kHeap: steps every item takes; kOblivious: levels; kBitvector:
   // splits.
@@ -141,11 +181,12 @@ struct FastTree {
   // kHeap: the tree's splits are heap_nodes()[first_node + h] for heap
   // positions h in [1, 2^depth), its leaves *_leaves()[first_leaf + h - 2^depth].
   // kBitvector: leaf i (left to right) is *_leaves()[first_leaf + i];
-  // kOblivious: leaf index i (decisions as bits) likewise.
-  std::uint32_t leaves = 0;  // kBitvector: the tree's leaves
+  // kOblivious: leaf index i (decisions as bits) likewise; kBinned as kBitvector.
+  std::uint32_t leaves = 0;  // kBitvector, kBinned: the tree's leaves
   // kBitvector: 32-bit words of its bitvector (leaves / 32, rounded up);
   // word w's MaskNodes are mask_nodes()[first_node + word_ends()[first_word +
   // w - 1], first_node + word_ends()[first_word + w]) (from 0 for w = 0).
+  // kBinned: the same with 8-leaf words and bin_nodes().
   std::uint32_t words = 0;
   std::uint32_t first_word = 0;
   std::uint32_t first_leaf = 0;
@@ -156,10 +197,13 @@ struct FastTree {
 };
 
 // Where Evaluate keeps what it computes, in bytes from the (64-byte aligned)
-// start of the caller's scratch: a pass's slot keys (block by block, slot by
-// slot, then the same slots' flipped keys: kKeyBias), the float64 sums of TreeRules::Sum::kFloat64
-// (output by output), and a pointer per output.
+// start of the caller's scratch: a pass's blocks (each: its slot keys slot
+// by slot, then the same slots' flipped keys: kKeyBias, then its bins bin
+// slot by bin slot, 64 bytes each), the float64 sums of
+// TreeRules::Sum::kFloat64 (output by output), and a pointer per output.
 struct ScratchLayout {
+  std::size_t block_bytes = 0;
+  std::size_t bins_offset = 0;  // in a block
   std::size_t sums_offset = 0;
   std::size_t pointers_offset = 0;
   std::size_t total_bytes = 0;
@@ -175,12 +219,21 @@ struct PrepareOptions {
   // walk. Measured (docs/PERFORMANCE.md, run Q): the baseline tier's plain
   // loops lose to the walk; AVX2 wins up to 64 leaves, AVX-512 up to 256.
   std::uint32_t max_bitvector_leaves[3] = {0, 64, 256};
+  // The same for the binned form, which a tier takes before the 32-bit
+  // bitvector (docs/PERFORMANCE.md, run Q3).
+  bool binned = true;
+  std::uint32_t max_binned_leaves[3] = {0, 256, 256};
+  // The binned form is laid out only while its bin slots are at most this
+  // many per tree that would take it: a bin slot costs each item about what
+  // a tree of 64 leaves does (run Q3). Tests raise it to force the form.
+  double bin_slots_per_tree = 1.0;
 };
 
 // How many trees took each form on one tier and why, for `calcjit check`
 // (the model's description): "480 bitvector, 20 walk (over 256 leaves)".
 struct TreePlan {
   std::uint64_t bitvector = 0;
+  std::uint64_t binned = 0;
   std::uint64_t oblivious = 0;
   std::uint64_t walk_many_leaves = 0;  // kWalk or kHeap: over kMaxBitvectorLeaves
   std::uint64_t walk_too_deep_oblivious = 0;
@@ -197,6 +250,10 @@ class PreparedModel {
   static constexpr unsigned kSlotShift = 8;  // log2(kBlockItems * sizeof(uint32_t))
   // Trees of at most this many leaves take the bitvector form.
   static constexpr std::uint32_t kMaxBitvectorLeaves = 256;
+  // Thresholds of one bin slot (a bin fits a byte), and the size of its
+  // table (kBinned).
+  static constexpr std::uint32_t kMaxBinThresholds = 255;
+  static constexpr std::uint32_t kBinTableSize = 256;
   // Symmetric trees of at most this depth take the oblivious form (2^depth
   // leaves kept).
   static constexpr std::uint32_t kMaxObliviousDepth = 12;
@@ -213,6 +270,9 @@ class PreparedModel {
   const std::vector<HeapNode>& heap_nodes() const { return heap_nodes_; }
   const std::vector<MaskNode>& mask_nodes() const { return mask_nodes_; }
   const std::vector<std::uint32_t>& word_ends() const { return word_ends_; }
+  const std::vector<BinNode>& bin_nodes() const { return bin_nodes_; }
+  const std::vector<BinSlot>& bin_slots() const { return bin_slots_; }
+  const std::vector<std::uint32_t>& bin_thresholds() const { return bin_thresholds_; }
   const std::vector<float>& float_leaves() const { return float_leaves_; }     // Sum::kFloat32
   const std::vector<double>& double_leaves() const { return double_leaves_; }  // Sum::kFloat64
   const std::vector<Slot>& slots() const { return slots_; }
@@ -235,15 +295,20 @@ class PreparedModel {
   const TreePlan& plan(Isa tier = Isa::kAuto) const { return plans_[TierIndex(tier)]; }
 
  private:
-  // One tree in heap order; `slot_table` is the SlotTable of Prepare.
+  // One tree in heap order; `slots` is Prepare's table (split_keys.h).
   static void LayOutHeap(const TreeEnsemble& model, const Tree& tree, bool float64,
-                         void* slot_table, PreparedModel* prepared, FastTree* fast);
+                         SlotTable* slots, PreparedModel* prepared, FastTree* fast);
   // One tree of at most kMaxBitvectorLeaves leaves as MaskNodes.
   static void LayOutBitvector(const TreeEnsemble& model, const Tree& tree, bool float64,
-                              void* slot_table, PreparedModel* prepared, FastTree* fast);
+                              SlotTable* slots, PreparedModel* prepared, FastTree* fast);
+  // The binned form of the trees given (Prepare's candidates), with the bin
+  // slots they need; false (and nothing laid out) when their bin slots would
+  // cost more than the trees (prepared_binned.cc).
+  static bool LayOutBinned(const TreeEnsemble& model, bool float64, double bin_slots_per_tree,
+                           SlotTable* slots, PreparedModel* prepared, std::vector<FastTree>* trees);
   // One symmetric tree of `depth` levels.
   static void LayOutOblivious(const TreeEnsemble& model, const Tree& tree, std::uint32_t depth,
-                              bool float64, void* slot_table, PreparedModel* prepared,
+                              bool float64, SlotTable* slots, PreparedModel* prepared,
                               FastTree* fast);
   // Room for `count` leaves of this model's sum type; returns the first.
   std::uint32_t AddLeaves(bool float64, std::size_t count);
@@ -254,6 +319,9 @@ class PreparedModel {
   std::vector<HeapNode> heap_nodes_;
   std::vector<MaskNode> mask_nodes_;
   std::vector<std::uint32_t> word_ends_;
+  std::vector<BinNode> bin_nodes_;
+  std::vector<BinSlot> bin_slots_;
+  std::vector<std::uint32_t> bin_thresholds_;
   std::vector<float> float_leaves_;
   std::vector<double> double_leaves_;
   std::vector<Slot> slots_;
@@ -279,6 +347,8 @@ class PreparedModel {
 // has signed 32-bit compares at every vector width, SSE2 and AVX2 no
 // unsigned ones, so no tier flips a key per compare.
 inline constexpr std::uint32_t kKeyBias = 0x80000000u;
+// Bins are stored with their top bit flipped too, for signed byte compares.
+inline constexpr std::uint8_t kByteBias = 0x80u;
 
 // The order-preserving key of a non-NaN float (see above).
 inline std::uint32_t OrderKey(std::uint32_t bits) {

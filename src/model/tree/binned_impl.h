@@ -1,0 +1,249 @@
+// The binned bitvector form of the block evaluator (prepared_model.h,
+// TreeForm::kBinned), included by block_evaluator_impl.h inside its tier's
+// namespace after bitvector_impl.h (whose AddLeaves it shares): compiled once
+// per tier, internal linkage.
+//
+// MakeBins turns one slot's keys of a block into one bin slot's bytes;
+// BinnedTree evaluates one tree for a whole block. Its loop over splits is
+// written once, over GCC's vector extension of 64 bytes (a block), which each
+// tier lowers to what it has: one AVX-512 register and a mask, two AVX2
+// registers, four SSE2 ones.
+
+// A block's bytes: one per item.
+using BlockBytes = std::int8_t __attribute__((vector_size(PreparedModel::kBlockItems)));
+
+// The bins of one bin slot (BinSlot) for the 64 keys of a block, biased
+// (kByteBias): `depth` steps down the bin slot's search tree `tree`, every
+// item of the block at once; the first levels' entries are read from
+// registers by a permute, the deeper ones gathered.
+#if defined(__AVX512F__)
+inline void MakeBins(const BinSlot& bin_slot, const std::uint32_t* tree, const std::uint32_t* keys,
+                     std::int8_t* bins) {
+  constexpr std::size_t kGroups = PreparedModel::kBlockItems / 16;
+  // Entries 1-31 (levels 1-5) and 32-63 (level 6): a two-register permute each.
+  const __m512i top[2] = {_mm512_loadu_si512(tree), _mm512_loadu_si512(tree + 16)};
+  const __m512i middle[2] = {_mm512_loadu_si512(tree + 32), _mm512_loadu_si512(tree + 48)};
+  const __m512i minus_one = _mm512_set1_epi32(-1);
+  __m512i key[kGroups];
+  __m512i at[kGroups];
+  for (std::size_t g = 0; g < kGroups; ++g) {
+    key[g] = _mm512_load_si512(keys + 16 * g);
+    at[g] = _mm512_set1_epi32(1);
+  }
+  for (int level = 0; level < bin_slot.depth; ++level) {
+    for (std::size_t g = 0; g < kGroups; ++g) {
+      const __m512i entry = level < 5    ? _mm512_permutex2var_epi32(top[0], at[g], top[1])
+                            : level == 5 ? _mm512_permutex2var_epi32(middle[0], at[g], middle[1])
+                                         : _mm512_i32gather_epi32(at[g], tree, 4);
+      const __mmask16 right = _mm512_cmple_epu32_mask(entry, key[g]);
+      at[g] = _mm512_mask_sub_epi32(_mm512_add_epi32(at[g], at[g]), right,
+                                    _mm512_add_epi32(at[g], at[g]), minus_one);
+    }
+  }
+  const __m512i first_leaf = _mm512_set1_epi32(1 << bin_slot.depth);
+  const __m512i count = _mm512_set1_epi32(bin_slot.count);
+  const __m512i bias = _mm512_set1_epi32(kByteBias);
+  for (std::size_t g = 0; g < kGroups; ++g) {
+    const __m512i bin = _mm512_min_epu32(_mm512_sub_epi32(at[g], first_leaf), count);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(bins + 16 * g),
+                     _mm512_cvtepi32_epi8(_mm512_xor_si512(bin, bias)));
+  }
+}
+#elif defined(__AVX2__)
+inline void MakeBins(const BinSlot& bin_slot, const std::uint32_t* tree, const std::uint32_t* keys,
+                     std::int8_t* bins) {
+  constexpr std::size_t kGroups = PreparedModel::kBlockItems / 8;
+  // Entries 1-7 (levels 1-3) and 8-15 (level 4): a one-register permute each.
+  const __m256i top = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tree));
+  const __m256i middle = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tree + 8));
+  // Unsigned compares as signed ones of biased values (kKeyBias).
+  const __m256i key_bias = _mm256_set1_epi32(static_cast<int>(kKeyBias));
+  __m256i key[kGroups];
+  __m256i at[kGroups];
+  for (std::size_t g = 0; g < kGroups; ++g) {
+    key[g] = _mm256_xor_si256(_mm256_load_si256(reinterpret_cast<const __m256i*>(keys + 8 * g)),
+                              key_bias);
+    at[g] = _mm256_set1_epi32(1);
+  }
+  for (int level = 0; level < bin_slot.depth; ++level) {
+    for (std::size_t g = 0; g < kGroups; ++g) {
+      const __m256i entry =
+          level < 3    ? _mm256_permutevar8x32_epi32(top, at[g])
+          : level == 3 ? _mm256_permutevar8x32_epi32(middle, at[g])
+                       : _mm256_i32gather_epi32(reinterpret_cast<const int*>(tree), at[g], 4);
+      // -1 where the entry is above the key (go left): 2 * at + 1 + that.
+      const __m256i left = _mm256_cmpgt_epi32(_mm256_xor_si256(entry, key_bias), key[g]);
+      at[g] = _mm256_add_epi32(_mm256_add_epi32(at[g], at[g]),
+                               _mm256_add_epi32(left, _mm256_set1_epi32(1)));
+    }
+  }
+  const __m256i first_leaf = _mm256_set1_epi32(1 << bin_slot.depth);
+  const __m256i count = _mm256_set1_epi32(bin_slot.count);
+  for (std::size_t g = 0; g < kGroups; ++g) {
+    alignas(32) std::uint32_t bin[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(bin),
+                       _mm256_min_epu32(_mm256_sub_epi32(at[g], first_leaf), count));
+    for (std::size_t l = 0; l < 8; ++l)
+      bins[8 * g + l] = static_cast<std::int8_t>(bin[l] ^ kByteBias);
+  }
+}
+#else
+inline void MakeBins(const BinSlot& bin_slot, const std::uint32_t* tree, const std::uint32_t* keys,
+                     std::int8_t* bins) {
+  for (std::size_t i = 0; i < PreparedModel::kBlockItems; ++i) {
+    std::uint32_t at = 1;
+    for (int level = 0; level < bin_slot.depth; ++level) {
+      at = 2 * at + static_cast<std::uint32_t>(tree[at] <= keys[i]);
+    }
+    const std::uint32_t bin = std::min<std::uint32_t>(at - (1u << bin_slot.depth), bin_slot.count);
+    bins[i] = static_cast<std::int8_t>(bin ^ kByteBias);
+  }
+}
+#endif
+
+// The exit leaves of a tree's items in a block: each 8-leaf word from the
+// highest, every BinNode of the word compared for the whole block and the
+// word ANDed with its keep mask where the item goes right; the exit leaf is
+// in the lowest word not 0, at its lowest set bit.
+#if defined(__AVX512F__)
+// The position of each byte's lowest set bit (bytes of 0: garbage), by two
+// 16-entry table lookups of the bit alone.
+inline __m512i LowestBitOfBytes(__m512i word) {
+  const __m512i nibble = _mm512_set1_epi8(0x0F);
+  const __m512i low_table =
+      _mm512_broadcast_i32x4(_mm_setr_epi8(0, 0, 1, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0));
+  const __m512i high_table =
+      _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 5, 0, 6, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0));
+  const __m512i lowest = _mm512_and_si512(word, _mm512_sub_epi8(_mm512_setzero_si512(), word));
+  const __m512i low = _mm512_shuffle_epi8(low_table, _mm512_and_si512(lowest, nibble));
+  const __m512i high =
+      _mm512_shuffle_epi8(high_table, _mm512_and_si512(_mm512_srli_epi16(lowest, 4), nibble));
+  return _mm512_or_si512(low, high);
+}
+
+// word = kept in the bytes of `right`, in place: GCC 12 writes the merge
+// into a fresh register and moves it back (as AndWhere, bitvector_impl.h).
+inline void MoveBytesWhere(__m512i& word, __mmask64 right, __m512i kept) {
+  asm("vmovdqu8 %[kept], %[word]%{%[right]%}"
+      : [word] "+v"(word)
+      : [kept] "v"(kept), [right] "Yk"(right));
+}
+
+inline BlockBytes BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends,
+                                   std::uint32_t words, const unsigned char* bins) {
+  __m512i leaf = _mm512_setzero_si512();
+  for (std::uint32_t w = words; w-- > 0;) {
+    __m512i word = _mm512_set1_epi32(-1);
+    const BinNode* end = nodes + word_ends[w];
+    for (const BinNode* node = nodes + (w == 0 ? 0 : word_ends[w - 1]); node != end; ++node) {
+      const __m512i bin = _mm512_load_si512(bins + node->bins_offset);
+      const __mmask64 right =
+          _mm512_cmpge_epi8_mask(bin, _mm512_set1_epi32(static_cast<int>(node->threshold)));
+      const __m512i kept = _mm512_and_si512(word, _mm512_set1_epi32(static_cast<int>(node->keep)));
+      MoveBytesWhere(word, right, kept);
+    }
+    const __mmask64 found = _mm512_test_epi8_mask(word, word);
+    leaf = _mm512_mask_add_epi8(leaf, found, LowestBitOfBytes(word),
+                                _mm512_set1_epi8(static_cast<char>(8 * w)));
+  }
+  BlockBytes out;
+  std::memcpy(&out, &leaf, sizeof out);
+  return out;
+}
+#elif defined(__AVX2__)
+inline __m256i LowestBitOfBytes(__m256i word) {
+  const __m256i nibble = _mm256_set1_epi8(0x0F);
+  const __m256i low_table =
+      _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 0, 1, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0));
+  const __m256i high_table =
+      _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 4, 5, 0, 6, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0));
+  const __m256i lowest = _mm256_and_si256(word, _mm256_sub_epi8(_mm256_setzero_si256(), word));
+  const __m256i low = _mm256_shuffle_epi8(low_table, _mm256_and_si256(lowest, nibble));
+  const __m256i high =
+      _mm256_shuffle_epi8(high_table, _mm256_and_si256(_mm256_srli_epi16(lowest, 4), nibble));
+  return _mm256_or_si256(low, high);
+}
+
+inline BlockBytes BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends,
+                                   std::uint32_t words, const unsigned char* bins) {
+  __m256i leaf[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
+  for (std::uint32_t w = words; w-- > 0;) {
+    __m256i word[2] = {_mm256_set1_epi32(-1), _mm256_set1_epi32(-1)};
+    const BinNode* end = nodes + word_ends[w];
+    for (const BinNode* node = nodes + (w == 0 ? 0 : word_ends[w - 1]); node != end; ++node) {
+      const __m256i threshold = _mm256_set1_epi32(static_cast<int>(node->threshold));
+      const __m256i keep = _mm256_set1_epi32(static_cast<int>(node->keep));
+      const unsigned char* at = bins + node->bins_offset;
+      for (int h = 0; h < 2; ++h) {
+        const __m256i bin = _mm256_load_si256(reinterpret_cast<const __m256i*>(at + 32 * h));
+        // All ones where the item goes left (bin < threshold): keep all.
+        const __m256i left = _mm256_cmpgt_epi8(threshold, bin);
+        word[h] = _mm256_and_si256(word[h], _mm256_or_si256(left, keep));
+      }
+    }
+    const __m256i base = _mm256_set1_epi8(static_cast<char>(8 * w));
+    for (int h = 0; h < 2; ++h) {
+      const __m256i empty = _mm256_cmpeq_epi8(word[h], _mm256_setzero_si256());
+      leaf[h] =
+          _mm256_blendv_epi8(_mm256_add_epi8(LowestBitOfBytes(word[h]), base), leaf[h], empty);
+    }
+  }
+  BlockBytes out;
+  std::memcpy(&out, leaf, sizeof out);
+  return out;
+}
+#else
+// The position of the lowest set bit of each byte (bytes of 0: 0).
+inline BlockBytes LowestBitOfBytes(BlockBytes word) {
+  const BlockBytes lowest = word & -word;
+  const BlockBytes zero = {};
+  const BlockBytes one = zero + 1;
+  return (((lowest & static_cast<std::int8_t>(0xAA)) != zero) & one) |
+         (((lowest & static_cast<std::int8_t>(0xCC)) != zero) & (one + one)) |
+         (((lowest & static_cast<std::int8_t>(0xF0)) != zero) & (one + one + one + one));
+}
+
+inline BlockBytes BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends,
+                                   std::uint32_t words, const unsigned char* bins) {
+  const BlockBytes zero = {};
+  BlockBytes leaf = zero;
+  for (std::uint32_t w = words; w-- > 0;) {
+    BlockBytes word = ~zero;
+    const BinNode* end = nodes + word_ends[w];
+    for (const BinNode* node = nodes + (w == 0 ? 0 : word_ends[w - 1]); node != end; ++node) {
+      BlockBytes bin;
+      std::memcpy(&bin, bins + node->bins_offset, sizeof bin);
+      const BlockBytes left = bin < (zero + static_cast<std::int8_t>(node->threshold & 0xFFu));
+      word &= left | (zero + static_cast<std::int8_t>(node->keep & 0xFFu));
+    }
+    const BlockBytes found = word != zero;
+    leaf = (found & (LowestBitOfBytes(word) + static_cast<std::int8_t>(8 * w))) | (~found & leaf);
+  }
+  return leaf;
+}
+#endif
+
+template <typename Sum>
+void BinnedTree(const BinNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
+                const Sum* leaves, const unsigned char* bins, std::size_t in_block, Sum* out) {
+  const BlockBytes leaf = BinnedExitLeaves(nodes, word_ends, words, bins);
+#if defined(__AVX512F__) || defined(__AVX2__)
+  for (std::size_t g = 0; g * kSimdLanes < in_block; ++g) {
+    const std::size_t rest = in_block - g * kSimdLanes;
+    std::uint8_t at[kSimdLanes];
+    std::memcpy(at, reinterpret_cast<const unsigned char*>(&leaf) + g * kSimdLanes, kSimdLanes);
+#if defined(__AVX512F__)
+    const __m512i index =
+        _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at)));
+#else
+    const __m256i index =
+        _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(at)));
+#endif
+    AddLeaves(leaves, index, rest < kSimdLanes ? rest : kSimdLanes, out + g * kSimdLanes);
+  }
+#else
+  for (std::size_t i = 0; i < in_block; ++i) {
+    out[i] += leaves[static_cast<std::uint8_t>(leaf[i])];
+  }
+#endif
+}

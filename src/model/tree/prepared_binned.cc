@@ -1,0 +1,150 @@
+// The binned bitvector form (prepared_model.h, TreeForm::kBinned): the bin
+// slots of the model's candidate trees and their BinNodes.
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "model/tree/prepared_model.h"
+#include "model/tree/split_keys.h"
+
+namespace calcjit::model {
+
+namespace {
+
+constexpr std::uint32_t kWordLeaves = 8;
+
+// Where a (slot, threshold key) went: its bin slot and the byte a bin is
+// compared with (rank within the bin slot + 1, biased: kByteBias).
+struct BinnedThreshold {
+  std::uint32_t bin_slot;
+  std::uint8_t threshold;
+};
+
+// A byte four times over (BinNode).
+std::uint32_t FourTimes(std::uint32_t byte) {
+  return byte * 0x01010101u;
+}
+
+// The sorted thresholds[0, count) as a complete search tree of `depth`
+// levels in breadth-first order from tree[1] (BinSlot): in-order position p
+// of the 2^depth - 1 holds thresholds[p], or 0xFFFFFFFF past count.
+void FillSearchTree(const std::uint32_t* thresholds, std::size_t count, std::uint32_t depth,
+                    std::uint32_t* tree) {
+  std::size_t next = 0;  // in-order position
+  // In-order walk of the implicit tree, iteratively: go left as far as
+  // possible, take the node, go right.
+  std::vector<std::size_t> stack;
+  std::size_t node = 1;
+  const std::size_t size = std::size_t{1} << depth;
+  while (node < size || !stack.empty()) {
+    if (node < size) {
+      stack.push_back(node);
+      node = 2 * node;
+      continue;
+    }
+    node = stack.back();
+    stack.pop_back();
+    tree[node] = next < count ? thresholds[next] : 0xFFFFFFFFu;
+    ++next;
+    node = 2 * node + 1;
+  }
+}
+
+}  // namespace
+
+bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64, double bin_slots_per_tree,
+                                 SlotTable* slots, PreparedModel* prepared,
+                                 std::vector<FastTree>* trees) {
+  // Every candidate's splits as keys, and each slot's thresholds.
+  std::vector<LeafOrder> orders(trees->size());
+  std::vector<std::vector<FastNode>> keys(trees->size());
+  std::map<std::uint16_t, std::vector<std::uint32_t>> thresholds;
+  std::size_t candidates = 0;
+  for (std::size_t t = 0; t < trees->size(); ++t) {
+    if ((*trees)[t].form != TreeForm::kBinned) continue;
+    ++candidates;
+    const Tree& tree = model.trees[t];
+    orders[t] = OrderLeaves(model, tree);
+    for (std::uint32_t index : orders[t].splits) {
+      const FastNode key = SplitKey(model, model.node(tree, index), slots);
+      keys[t].push_back(key);
+      thresholds[key.slot].push_back(key.threshold_key);
+    }
+  }
+  // Each slot's distinct thresholds, sorted, kMaxBinThresholds per bin slot.
+  std::map<std::pair<std::uint16_t, std::uint32_t>, BinnedThreshold> binned;
+  std::vector<BinSlot> bin_slots;
+  std::vector<std::uint32_t> tables;
+  for (auto& [slot, list] : thresholds) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    for (std::size_t first = 0; first < list.size(); first += kMaxBinThresholds) {
+      const std::size_t count = std::min<std::size_t>(kMaxBinThresholds, list.size() - first);
+      BinSlot bin_slot;
+      bin_slot.slot = slot;
+      bin_slot.count = static_cast<std::uint8_t>(count);
+      bin_slot.depth = static_cast<std::uint8_t>(std::bit_width(count));
+      bin_slot.first_threshold = static_cast<std::uint32_t>(tables.size());
+      tables.resize(tables.size() + kBinTableSize, 0xFFFFFFFFu);
+      FillSearchTree(list.data() + first, count, bin_slot.depth,
+                     tables.data() + bin_slot.first_threshold);
+      for (std::size_t j = 0; j < count; ++j) {
+        const std::uint32_t byte = static_cast<std::uint32_t>(j + 1) ^ kByteBias;
+        binned[{slot, list[first + j]}] = BinnedThreshold{
+            static_cast<std::uint32_t>(bin_slots.size()), static_cast<std::uint8_t>(byte)};
+      }
+      bin_slots.push_back(bin_slot);
+    }
+  }
+  // PrepareOptions::bin_slots_per_tree: past it, the walk or the 32-bit
+  // bitvector is cheaper than making the bins.
+  if (static_cast<double>(bin_slots.size()) >
+      bin_slots_per_tree * static_cast<double>(candidates)) {
+    for (FastTree& tree : *trees) tree.form = TreeForm::kWalk;
+    return false;
+  }
+  prepared->bin_slots_ = std::move(bin_slots);
+  prepared->bin_thresholds_ = std::move(tables);
+
+  for (std::size_t t = 0; t < trees->size(); ++t) {
+    FastTree& fast = (*trees)[t];
+    if (fast.form != TreeForm::kBinned) continue;
+    const Tree& tree = model.trees[t];
+    const LeafOrder& order = orders[t];
+    const std::uint32_t leaves = static_cast<std::uint32_t>(order.leaves.size());
+    fast.leaves = leaves;
+    fast.words = (leaves + kWordLeaves - 1) / kWordLeaves;
+    fast.first_node = static_cast<std::uint32_t>(prepared->bin_nodes_.size());
+    fast.first_word = static_cast<std::uint32_t>(prepared->word_ends_.size());
+    // Word by word, the splits whose left subtree's leaves meet the word.
+    for (std::uint32_t w = 0; w < fast.words; ++w) {
+      const std::uint32_t word_lo = kWordLeaves * w;
+      const std::uint32_t word_hi = word_lo + kWordLeaves;
+      for (std::size_t s = 0; s < order.splits.size(); ++s) {
+        const TreeNode& node = model.node(tree, order.splits[s]);
+        const std::uint32_t lo = std::max(order.first_leaf[node.left], word_lo);
+        const std::uint32_t hi = std::min(order.first_leaf[node.right], word_hi);
+        if (lo >= hi) continue;
+        const BinnedThreshold& at = binned.at({keys[t][s].slot, keys[t][s].threshold_key});
+        const std::uint32_t cleared = ((1u << (hi - lo)) - 1) << (lo - word_lo);
+        prepared->bin_nodes_.push_back(
+            BinNode{static_cast<std::uint32_t>(at.bin_slot * kBlockItems), FourTimes(at.threshold),
+                    FourTimes(~cleared & 0xFFu)});
+      }
+      prepared->word_ends_.push_back(
+          static_cast<std::uint32_t>(prepared->bin_nodes_.size() - fast.first_node));
+    }
+    fast.depth = static_cast<std::uint32_t>(prepared->bin_nodes_.size() - fast.first_node);
+    fast.first_leaf = prepared->AddLeaves(float64, leaves);
+    for (std::uint32_t i = 0; i < leaves; ++i) {
+      prepared->SetLeaf(float64, fast.first_leaf + i, model.node(tree, order.leaves[i]).value);
+    }
+    fast.bytes = static_cast<std::uint32_t>(fast.depth * sizeof(BinNode) +
+                                            leaves * (float64 ? sizeof(double) : sizeof(float)));
+  }
+  return true;
+}
+
+}  // namespace calcjit::model

@@ -1,0 +1,54 @@
+// The pieces every fast tree layout shares (prepared_model.cc and
+// prepared_binned.cc): the table of slots (a feature and a way of treating
+// NaN and zero, prepared_model.h) and the slot and threshold key of a
+// split, and the left-to-right numbering of a tree's leaves.
+#ifndef CALCJIT_MODEL_TREE_SPLIT_KEYS_H_
+#define CALCJIT_MODEL_TREE_SPLIT_KEYS_H_
+
+#include <cstdint>
+#include <map>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "model/tree/ensemble.h"
+#include "model/tree/prepared_model.h"
+
+namespace calcjit::model {
+
+// The slot kind of a numerical split's keys: where NaN goes (nan_left),
+// whether +-0 goes to the other side of where its value would (zero_missing),
+// and whether tiny values count as 0.
+SlotKind NumericalKind(bool tiny_as_zero, bool zero_missing, bool nan_left);
+
+// The model's slots, each once, numbered in the order first asked for.
+class SlotTable {
+ public:
+  // The slot's number (0 once more than 65,536 are asked for: overflow()).
+  std::uint16_t Get(const Slot& slot);
+  bool overflow() const { return overflow_; }
+  std::vector<Slot> Take() { return std::move(slots_); }
+
+ private:
+  std::map<std::tuple<int, bool, std::uint32_t, std::uint32_t>, std::uint16_t> index_;
+  std::vector<Slot> slots_;
+  bool overflow_ = false;
+};
+
+// The slot and threshold key of one split (see prepared_model.h); the
+// caller fills child_delta.
+FastNode SplitKey(const TreeEnsemble& model, const TreeNode& node, SlotTable* slots);
+
+// A tree's splits and leaves in preorder, left subtree first: leaf i is the
+// i-th leaf from the left, and a split's left subtree holds the leaves
+// [first_leaf[left], first_leaf[right]).
+struct LeafOrder {
+  std::vector<std::uint32_t> splits;      // node indices
+  std::vector<std::uint32_t> leaves;      // node indices
+  std::vector<std::uint32_t> first_leaf;  // per node index
+};
+LeafOrder OrderLeaves(const TreeEnsemble& model, const Tree& tree);
+
+}  // namespace calcjit::model
+
+#endif  // CALCJIT_MODEL_TREE_SPLIT_KEYS_H_
