@@ -121,34 +121,77 @@ inline __m512i LowestBitOfBytes(__m512i word) {
   return _mm512_or_si512(low, high);
 }
 
-// word = kept in the bytes of `right`, in place: GCC 12 writes the merge
-// into a fresh register and moves it back (as AndWhere, bitvector_impl.h).
-inline void MoveBytesWhere(__m512i& word, __mmask64 right, __m512i kept) {
-  asm("vmovdqu8 %[kept], %[word]%{%[right]%}"
-      : [word] "+v"(word)
-      : [kept] "v"(kept), [right] "Yk"(right));
+// What a split leaves of a word: its keep mask where the item goes right,
+// all ones where it goes left.
+inline __m512i SplitMask(const BinNode& node, const unsigned char* bins, __m512i ones) {
+  const __m512i bin = _mm512_load_si512(bins + node.bins_offset);
+  const __mmask64 right =
+      _mm512_cmpge_epi8_mask(bin, _mm512_set1_epi32(static_cast<int>(node.threshold)));
+  return _mm512_mask_blend_epi8(right, ones, _mm512_set1_epi32(static_cast<int>(node.keep)));
 }
 
 inline BlockBytes BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends,
                                    std::uint32_t words, const unsigned char* bins) {
-  __m512i leaf = _mm512_setzero_si512();
+  const __m512i ones = _mm512_set1_epi32(-1);
+  const __m512i eight = _mm512_set1_epi8(8);
+  // The lowest word not 0 so far and its first leaf, per item: the bit scan
+  // runs once, after the last word (per word it cost as much as the splits
+  // of a 64-leaf tree's word).
+  __m512i exit_word = _mm512_setzero_si512();
+  __m512i exit_base = _mm512_setzero_si512();
+  __m512i base = _mm512_set1_epi8(static_cast<char>(8 * words));
   for (std::uint32_t w = words; w-- > 0;) {
-    __m512i word = _mm512_set1_epi32(-1);
+    base = _mm512_sub_epi8(base, eight);
+    __m512i word = ones;
     const BinNode* end = nodes + word_ends[w];
     for (const BinNode* node = nodes + (w == 0 ? 0 : word_ends[w - 1]); node != end; ++node) {
-      const __m512i bin = _mm512_load_si512(bins + node->bins_offset);
-      const __mmask64 right =
-          _mm512_cmpge_epi8_mask(bin, _mm512_set1_epi32(static_cast<int>(node->threshold)));
-      const __m512i kept = _mm512_and_si512(word, _mm512_set1_epi32(static_cast<int>(node->keep)));
-      MoveBytesWhere(word, right, kept);
+      word = _mm512_and_si512(word, SplitMask(*node, bins, ones));
     }
     const __mmask64 found = _mm512_test_epi8_mask(word, word);
-    leaf = _mm512_mask_add_epi8(leaf, found, LowestBitOfBytes(word),
-                                _mm512_set1_epi8(static_cast<char>(8 * w)));
+    exit_word = _mm512_mask_mov_epi8(exit_word, found, word);
+    exit_base = _mm512_mask_mov_epi8(exit_base, found, base);
   }
+  const __m512i leaf = _mm512_add_epi8(LowestBitOfBytes(exit_word), exit_base);
   BlockBytes out;
   std::memcpy(&out, &leaf, sizeof out);
   return out;
+}
+
+// Adds the leaves of 64 items' exit leaves to out[0, in_block): up to 64
+// float leaves are read from four registers by permutes (a gather of
+// sixteen costs sixteen loads), more gathered.
+inline void AddBinnedLeaves(const float* leaves, std::uint32_t count, const BlockBytes& leaf,
+                            std::size_t in_block, float* out) {
+  __m512 table[4];
+  if (count <= 64) {
+    for (int r = 0; r < 4; ++r) table[r] = _mm512_loadu_ps(leaves + 16 * r);
+  }
+  for (std::size_t g = 0; g * kSimdLanes < in_block; ++g) {
+    const std::size_t rest = in_block - g * kSimdLanes;
+    const __m512i index =
+        _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&leaf) + g));
+    if (count > 64) {
+      AddLeaves(leaves, index, rest < kSimdLanes ? rest : kSimdLanes, out + g * kSimdLanes);
+      continue;
+    }
+    const __m512 low = _mm512_permutex2var_ps(table[0], index, table[1]);
+    const __m512 high = _mm512_permutex2var_ps(table[2], index, table[3]);
+    const __m512 value =
+        _mm512_mask_blend_ps(_mm512_test_epi32_mask(index, _mm512_set1_epi32(32)), low, high);
+    const __mmask16 valid = rest < kSimdLanes ? static_cast<__mmask16>((1u << rest) - 1)
+                                              : static_cast<__mmask16>(0xFFFF);
+    float* at = out + g * kSimdLanes;
+    _mm512_mask_storeu_ps(at, valid, _mm512_add_ps(_mm512_maskz_loadu_ps(valid, at), value));
+  }
+}
+inline void AddBinnedLeaves(const double* leaves, std::uint32_t, const BlockBytes& leaf,
+                            std::size_t in_block, double* out) {
+  for (std::size_t g = 0; g * kSimdLanes < in_block; ++g) {
+    const std::size_t rest = in_block - g * kSimdLanes;
+    const __m512i index =
+        _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&leaf) + g));
+    AddLeaves(leaves, index, rest < kSimdLanes ? rest : kSimdLanes, out + g * kSimdLanes);
+  }
 }
 #elif defined(__AVX2__)
 inline __m256i LowestBitOfBytes(__m256i word) {
@@ -223,25 +266,30 @@ inline BlockBytes BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* wo
 }
 #endif
 
+#if defined(__AVX2__) && !defined(__AVX512F__)
+// Adds the leaves of 64 items' exit leaves to out[0, in_block), gathered.
 template <typename Sum>
-void BinnedTree(const BinNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
-                const Sum* leaves, const unsigned char* bins, std::size_t in_block, Sum* out) {
-  const BlockBytes leaf = BinnedExitLeaves(nodes, word_ends, words, bins);
-#if defined(__AVX512F__) || defined(__AVX2__)
+void AddBinnedLeaves(const Sum* leaves, std::uint32_t, const BlockBytes& leaf, std::size_t in_block,
+                     Sum* out) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&leaf);
   for (std::size_t g = 0; g * kSimdLanes < in_block; ++g) {
     const std::size_t rest = in_block - g * kSimdLanes;
-    std::uint8_t at[kSimdLanes];
-    std::memcpy(at, reinterpret_cast<const unsigned char*>(&leaf) + g * kSimdLanes, kSimdLanes);
-#if defined(__AVX512F__)
-    const __m512i index =
-        _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at)));
-#else
-    const __m256i index =
-        _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(at)));
-#endif
+    const __m256i index = _mm256_cvtepu8_epi32(
+        _mm_loadl_epi64(reinterpret_cast<const __m128i*>(bytes + g * kSimdLanes)));
     AddLeaves(leaves, index, rest < kSimdLanes ? rest : kSimdLanes, out + g * kSimdLanes);
   }
+}
+#endif
+
+template <typename Sum>
+void BinnedTree(const BinNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
+                const Sum* leaves, std::uint32_t count, const unsigned char* bins,
+                std::size_t in_block, Sum* out) {
+  const BlockBytes leaf = BinnedExitLeaves(nodes, word_ends, words, bins);
+#if defined(__AVX512F__) || defined(__AVX2__)
+  AddBinnedLeaves(leaves, count, leaf, in_block, out);
 #else
+  (void)count;
   for (std::size_t i = 0; i < in_block; ++i) {
     out[i] += leaves[static_cast<std::uint8_t>(leaf[i])];
   }

@@ -224,7 +224,8 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
         if (tree.form == TreeForm::kBinned) {
           BinnedTree<Sum>(prepared.bin_nodes().data() + tree.first_node,
                           prepared.word_ends().data() + tree.first_word, tree.words,
-                          leaves + tree.first_leaf, block_keys + bins_offset, in_block, out);
+                          leaves + tree.first_leaf, tree.leaves, block_keys + bins_offset,
+                          in_block, out);
           continue;
         }
         if (tree.form == TreeForm::kBitvector) {

@@ -408,6 +408,9 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       chunks.push_back(static_cast<std::uint32_t>(trees.size()));
     }
     prepared.trees_.clear();
+    // The binned form reads a tree's float leaves 64 at a time, from its
+    // first (binned_impl.h): the last tree's read stays inside.
+    if (!float64) prepared.float_leaves_.resize(prepared.float_leaves_.size() + 64, 0.0f);
 
     // Items per pass: the keys and bins of every slot and (Sum::kFloat64)
     // the float64 sums of every output for that many items should take
