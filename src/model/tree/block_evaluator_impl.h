@@ -189,74 +189,99 @@ inline void WalkHeap(const HeapNode* nodes, std::uint32_t depth, const unsigned 
   }
 }
 
+// The model's leaves of the sum's type.
+template <typename Sum>
+const Sum* Leaves(const PreparedModel& prepared) {
+  if constexpr (sizeof(Sum) == sizeof(float)) {
+    return prepared.float_leaves().data();
+  } else {
+    return prepared.double_leaves().data();
+  }
+}
+
+// One tree (any form but kBinned) for one block of a pass.
+template <typename Sum>
+void RunTree(const PreparedModel& prepared, const FastTree& tree, const float* const* columns,
+             std::size_t item, std::size_t in_block, const unsigned char* block_keys, Sum* out) {
+  const TreeEnsemble& model = prepared.ensemble();
+  if (tree.form == TreeForm::kReference) {
+    const Tree& big = model.trees[static_cast<std::size_t>(tree.reference_tree)];
+    for (std::size_t i = 0; i < in_block; ++i) {
+      const std::uint32_t leaf = ReferenceLeaf(model, big, columns, item + i);
+      out[i] += static_cast<Sum>(model.node(big, leaf).value);
+    }
+    return;
+  }
+  const Sum* leaves = Leaves<Sum>(prepared) + tree.first_leaf;
+  if (tree.form == TreeForm::kBitvector) {
+    BitvectorTree<Sum>(prepared.mask_nodes().data() + tree.first_node,
+                       prepared.word_ends().data() + tree.first_word, tree.words, leaves,
+                       block_keys, in_block, out);
+    return;
+  }
+  if (tree.form == TreeForm::kOblivious) {
+    ObliviousTree<Sum>(prepared.heap_nodes().data() + tree.first_node, tree.depth, leaves,
+                       block_keys, in_block, out);
+    return;
+  }
+  if (tree.form == TreeForm::kHeap) {
+    const HeapNode* nodes = prepared.heap_nodes().data() + tree.first_node;
+    for (std::size_t g = 0; g < in_block; g += kLanes) {
+      std::uint32_t leaf[kLanes];
+      WalkHeap(nodes, tree.depth, block_keys + g * sizeof(std::uint32_t), leaf);
+      const std::size_t lanes = in_block - g < kLanes ? in_block - g : kLanes;
+      for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[leaf[l]];
+    }
+    return;
+  }
+  const FastNode* nodes = prepared.nodes().data() + tree.first_node;
+  for (std::size_t g = 0; g < in_block; g += kLanes) {
+    std::uint32_t leaf[kLanes];
+    WalkLanes(nodes, tree.depth, block_keys + g * sizeof(std::uint32_t), leaf);
+    const std::size_t lanes = in_block - g < kLanes ? in_block - g : kLanes;
+    for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[leaf[l]];
+  }
+}
+
+// Every tree, chunk by chunk, for the blocks of a pass, two blocks at a
+// time (the binned form shares each split's loads between them).
 template <typename Sum>
 void RunPass(const PreparedModel& prepared, const float* const* columns, std::size_t first,
              std::size_t count, Sum* const* sums, const unsigned char* keys) {
-  const TreeEnsemble& model = prepared.ensemble();
   const std::size_t block_bytes = prepared.scratch_layout().block_bytes;
   const std::size_t bins_offset = prepared.scratch_layout().bins_offset;
   const std::size_t blocks = (count + kBlock - 1) / kBlock;
-  const FastNode* all_nodes = prepared.nodes().data();
   const auto& chunks = prepared.chunk_starts(kTier);
   const FastTree* trees = prepared.trees(kTier).data();
+  const Sum* all_leaves = Leaves<Sum>(prepared);
   for (std::size_t c = 0; c + 1 < chunks.size(); ++c) {
-    for (std::size_t b = 0; b < blocks; ++b) {
+    for (std::size_t b = 0; b < blocks; b += 2) {
+      const std::size_t pair = b + 1 < blocks ? 2 : 1;
       const std::size_t block_first = b * kBlock;
-      const std::size_t in_block = count - block_first < kBlock ? count - block_first : kBlock;
+      // Items in the last block of the two (or the one).
+      const std::size_t last_first = (b + pair - 1) * kBlock;
+      const std::size_t in_last = count - last_first < kBlock ? count - last_first : kBlock;
       const unsigned char* block_keys = keys + b * block_bytes;
       for (std::uint32_t t = chunks[c]; t < chunks[c + 1]; ++t) {
         const FastTree& tree = trees[t];
         Sum* out = sums[tree.output] + block_first;
-        if (tree.form == TreeForm::kReference) {
-          const Tree& big = model.trees[static_cast<std::size_t>(tree.reference_tree)];
-          for (std::size_t i = 0; i < in_block; ++i) {
-            const std::uint32_t leaf = ReferenceLeaf(model, big, columns, first + block_first + i);
-            out[i] += static_cast<Sum>(model.node(big, leaf).value);
-          }
-          continue;
-        }
-        const Sum* leaves;
-        if constexpr (sizeof(Sum) == sizeof(float)) {
-          leaves = prepared.float_leaves().data();
-        } else {
-          leaves = prepared.double_leaves().data();
-        }
         if (tree.form == TreeForm::kBinned) {
-          BinnedTree<Sum>(prepared.bin_nodes().data() + tree.first_node,
-                          prepared.word_ends().data() + tree.first_word, tree.words,
-                          leaves + tree.first_leaf, tree.leaves, block_keys + bins_offset,
-                          in_block, out);
-          continue;
-        }
-        if (tree.form == TreeForm::kBitvector) {
-          BitvectorTree<Sum>(prepared.mask_nodes().data() + tree.first_node,
-                             prepared.word_ends().data() + tree.first_word, tree.words,
-                             leaves + tree.first_leaf, block_keys, in_block, out);
-          continue;
-        }
-        if (tree.form == TreeForm::kOblivious) {
-          ObliviousTree<Sum>(prepared.heap_nodes().data() + tree.first_node, tree.depth,
-                             leaves + tree.first_leaf, block_keys, in_block, out);
-          continue;
-        }
-        if (tree.form == TreeForm::kHeap) {
-          const HeapNode* nodes = prepared.heap_nodes().data() + tree.first_node;
-          leaves += tree.first_leaf;
-          for (std::size_t g = 0; g < in_block; g += kLanes) {
-            std::uint32_t leaf[kLanes];
-            WalkHeap(nodes, tree.depth, block_keys + g * sizeof(std::uint32_t), leaf);
-            const std::size_t lanes = in_block - g < kLanes ? in_block - g : kLanes;
-            for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[leaf[l]];
+          const BinNode* nodes = prepared.bin_nodes().data() + tree.first_node;
+          const std::uint32_t* ends = prepared.word_ends().data() + tree.first_word;
+          const Sum* leaves = all_leaves + tree.first_leaf;
+          if (pair == 2) {
+            BinnedTree<2, Sum>(nodes, ends, tree.words, leaves, tree.leaves,
+                               block_keys + bins_offset, block_bytes, in_last, out);
+          } else {
+            BinnedTree<1, Sum>(nodes, ends, tree.words, leaves, tree.leaves,
+                               block_keys + bins_offset, block_bytes, in_last, out);
           }
           continue;
         }
-        const FastNode* nodes = all_nodes + tree.first_node;
-        leaves += tree.first_leaf;
-        for (std::size_t g = 0; g < in_block; g += kLanes) {
-          std::uint32_t leaf[kLanes];
-          WalkLanes(nodes, tree.depth, block_keys + g * sizeof(std::uint32_t), leaf);
-          const std::size_t lanes = in_block - g < kLanes ? in_block - g : kLanes;
-          for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[leaf[l]];
+        for (std::size_t k = 0; k < pair; ++k) {
+          RunTree<Sum>(prepared, tree, columns, first + block_first + k * kBlock,
+                       k + 1 < pair ? kBlock : in_last, block_keys + k * block_bytes,
+                       out + k * kBlock);
         }
       }
     }
