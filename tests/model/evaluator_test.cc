@@ -246,7 +246,7 @@ void ExpectSameBits(const std::shared_ptr<const TreeEnsemble>& model, Builder* b
 PrepareOptions BinnedEverywhere() {
   PrepareOptions options;
   for (std::uint32_t& limit : options.max_binned_leaves) limit = PreparedModel::kMaxBitvectorLeaves;
-  options.bin_slots_per_tree = 1e9;
+  for (double& limit : options.bin_slots_per_tree) limit = 1e9;
   return options;
 }
 

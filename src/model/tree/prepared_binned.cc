@@ -54,9 +54,9 @@ void FillSearchTree(const std::uint32_t* thresholds, std::size_t count, std::uin
 
 }  // namespace
 
-bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64, double bin_slots_per_tree,
-                                 SlotTable* slots, PreparedModel* prepared,
-                                 std::vector<FastTree>* trees) {
+bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64,
+                                 double max_bin_slots_per_tree, SlotTable* slots,
+                                 PreparedModel* prepared, std::vector<FastTree>* trees) {
   // Every candidate's splits as keys, and each slot's thresholds.
   std::vector<LeafOrder> orders(trees->size());
   std::vector<std::vector<FastNode>> keys(trees->size());
@@ -98,10 +98,10 @@ bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64, double
       bin_slots.push_back(bin_slot);
     }
   }
-  // PrepareOptions::bin_slots_per_tree: past it, the walk or the 32-bit
-  // bitvector is cheaper than making the bins.
+  // PrepareOptions::bin_slots_per_tree (the most any tier takes): past it,
+  // the walk or the 32-bit bitvector is cheaper than making the bins.
   if (static_cast<double>(bin_slots.size()) >
-      bin_slots_per_tree * static_cast<double>(candidates)) {
+      max_bin_slots_per_tree * static_cast<double>(candidates)) {
     for (FastTree& tree : *trees) tree.form = TreeForm::kWalk;
     return false;
   }

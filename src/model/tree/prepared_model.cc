@@ -191,11 +191,11 @@ std::string TreePlan::Describe() const {
   add(binned, "binned bitvector");
   add(bitvector, "bitvector");
   add(oblivious, "oblivious");
-  // The baseline tier has no bitvector form (slower than the walk in plain C++).
   const std::string many = max_bitvector_leaves == 0
                                ? "walk (no bitvector form on this tier)"
                                : "walk (over " + std::to_string(max_bitvector_leaves) + " leaves)";
   add(walk_many_leaves, many.c_str());
+  add(walk_costly_bins, "walk (bins would cost more than the trees on this tier)");
   add(walk_too_deep_oblivious, "walk (symmetric, deeper than 12)");
   add(reference, "reference walk (past the layout's limits)");
   return out;
@@ -219,6 +219,7 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
     // binned form (marked kBinned here, laid out after every tree's slots).
     std::vector<FastTree> candidates(model.trees.size());
     std::vector<FastTree> binned(model.trees.size());
+    std::vector<std::uint32_t> binnable(model.trees.size(), 0);  // its leaves, if a candidate
     for (std::size_t t = 0; t < model.trees.size(); ++t) {
       const Tree& tree = model.trees[t];
       FastTree fast;
@@ -264,6 +265,7 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       if (options.binned && leaves <= kMaxBitvectorLeaves) {
         binned[t].form = TreeForm::kBinned;
         binned[t].output = tree.output;
+        binnable[t] = leaves;
       }
       if (count > kMaxFastTreeNodes) {
         fast.form = TreeForm::kReference;
@@ -310,8 +312,18 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       }
       prepared.trees_.push_back(fast);
     }
+    // Bin slots per binned tree, for each tier's plan (below).
+    double bin_slots_per_tree = 0.0;
     if (options.binned) {
-      LayOutBinned(model, float64, options.bin_slots_per_tree, &slots, &prepared, &binned);
+      const double most = *std::max_element(std::begin(options.bin_slots_per_tree),
+                                            std::end(options.bin_slots_per_tree));
+      if (LayOutBinned(model, float64, most, &slots, &prepared, &binned)) {
+        const auto trees = std::count_if(binned.begin(), binned.end(), [](const FastTree& tree) {
+          return tree.form == TreeForm::kBinned;
+        });
+        bin_slots_per_tree = static_cast<double>(prepared.bin_slots_.size()) /
+                             static_cast<double>(std::max<std::ptrdiff_t>(trees, 1));
+      }
     }
     if (slots.overflow()) {
       // More (feature, treatment) pairs than 16-bit slots address: every
@@ -361,8 +373,9 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       trees = prepared.trees_;
       for (std::size_t t = 0; t < trees.size(); ++t) {
         const FastTree& bitvector = candidates[t];
-        if (binned[t].form == TreeForm::kBinned &&
-            binned[t].leaves <= options.max_binned_leaves[tier]) {
+        const bool fits_binned = binnable[t] > 0 && binnable[t] <= options.max_binned_leaves[tier];
+        if (fits_binned && binned[t].form == TreeForm::kBinned &&
+            bin_slots_per_tree <= options.bin_slots_per_tree[tier]) {
           trees[t] = binned[t];
         } else if (bitvector.form == TreeForm::kBitvector &&
                    bitvector.leaves <= options.max_bitvector_leaves[tier]) {
@@ -383,6 +396,8 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
             // Symmetric but past kMaxObliviousDepth, or too many leaves.
             if (options.oblivious && SymmetricDepth(model, model.trees[t]) >= 0) {
               ++plan.walk_too_deep_oblivious;
+            } else if (fits_binned) {
+              ++plan.walk_costly_bins;
             } else {
               ++plan.walk_many_leaves;
             }
@@ -392,7 +407,8 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
             break;
         }
       }
-      plan.max_bitvector_leaves = options.max_bitvector_leaves[tier];
+      plan.max_bitvector_leaves = std::max(options.max_bitvector_leaves[tier],
+                                           options.binned ? options.max_binned_leaves[tier] : 0);
       // Chunks of consecutive trees of about kChunkBytes.
       std::vector<std::uint32_t>& chunks = prepared.tier_chunks_[tier];
       std::size_t bytes = 0;

@@ -220,13 +220,14 @@ struct PrepareOptions {
   // loops lose to the walk; AVX2 wins up to 64 leaves, AVX-512 up to 256.
   std::uint32_t max_bitvector_leaves[3] = {0, 64, 256};
   // The same for the binned form, which a tier takes before the 32-bit
-  // bitvector (docs/PERFORMANCE.md, run Q3).
+  // bitvector (docs/PERFORMANCE.md, run Q3)...
   bool binned = true;
-  std::uint32_t max_binned_leaves[3] = {0, 256, 256};
-  // The binned form is laid out only while its bin slots are at most this
-  // many per tree that would take it: a bin slot costs each item about what
-  // a tree of 64 leaves does (run Q3). Tests raise it to force the form.
-  double bin_slots_per_tree = 1.0;
+  std::uint32_t max_binned_leaves[3] = {256, 256, 256};
+  // ... while the model's bin slots are at most this many per tree that
+  // would take it: a bin slot's bins cost each item about what a tree of
+  // 64 leaves does on AVX2 and AVX-512, eight times that in the baseline's
+  // scalar search (run Q3). Tests raise them to force the form.
+  double bin_slots_per_tree[3] = {0.125, 1.0, 1.0};
 };
 
 // How many trees took each form on one tier and why, for `calcjit check`
@@ -237,8 +238,11 @@ struct TreePlan {
   std::uint64_t oblivious = 0;
   std::uint64_t walk_many_leaves = 0;  // kWalk or kHeap: over kMaxBitvectorLeaves
   std::uint64_t walk_too_deep_oblivious = 0;
-  std::uint64_t reference = 0;  // too large for the layout
-  std::uint32_t max_bitvector_leaves = 0;
+  // kWalk or kHeap: binned would fit, but the model's bin slots per tree are
+  // past the tier's PrepareOptions::bin_slots_per_tree.
+  std::uint64_t walk_costly_bins = 0;
+  std::uint64_t reference = 0;             // too large for the layout
+  std::uint32_t max_bitvector_leaves = 0;  // of the bitvector and binned forms
   std::string Describe() const;
 };
 
@@ -304,7 +308,7 @@ class PreparedModel {
   // The binned form of the trees given (Prepare's candidates), with the bin
   // slots they need; false (and nothing laid out) when their bin slots would
   // cost more than the trees (prepared_binned.cc).
-  static bool LayOutBinned(const TreeEnsemble& model, bool float64, double bin_slots_per_tree,
+  static bool LayOutBinned(const TreeEnsemble& model, bool float64, double max_bin_slots_per_tree,
                            SlotTable* slots, PreparedModel* prepared, std::vector<FastTree>* trees);
   // One symmetric tree of `depth` levels.
   static void LayOutOblivious(const TreeEnsemble& model, const Tree& tree, std::uint32_t depth,
