@@ -140,15 +140,25 @@ void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std:
     base = _mm512_sub_epi8(base, eight);
     __m512i word[kBlocks];
     for (int k = 0; k < kBlocks; ++k) word[k] = ones;
-    const BinNode* end = nodes + word_ends[w];
-    for (const BinNode* node = nodes + (w == 0 ? 0 : word_ends[w - 1]); node != end; ++node) {
-      // Where the item goes right: the keep mask; left: all ones.
+    const BinNode* node = nodes + (w == 0 ? 0 : word_ends[2 * w - 1]);
+    // Splits laid out left first: the keep mask where the item goes right.
+    for (const BinNode* end = nodes + word_ends[2 * w]; node != end; ++node) {
       const __m512i threshold = _mm512_set1_epi32(static_cast<int>(node->threshold));
       const __m512i keep = _mm512_set1_epi32(static_cast<int>(node->keep));
       for (int k = 0; k < kBlocks; ++k) {
         const __m512i bin = _mm512_load_si512(bins + k * stride + node->bins_offset);
         const __mmask64 right = _mm512_cmpge_epi8_mask(bin, threshold);
         word[k] = _mm512_and_si512(word[k], _mm512_mask_blend_epi8(right, ones, keep));
+      }
+    }
+    // Laid out right first: the keep mask where it goes left.
+    for (const BinNode* end = nodes + word_ends[2 * w + 1]; node != end; ++node) {
+      const __m512i threshold = _mm512_set1_epi32(static_cast<int>(node->threshold));
+      const __m512i keep = _mm512_set1_epi32(static_cast<int>(node->keep));
+      for (int k = 0; k < kBlocks; ++k) {
+        const __m512i bin = _mm512_load_si512(bins + k * stride + node->bins_offset);
+        const __mmask64 right = _mm512_cmpge_epi8_mask(bin, threshold);
+        word[k] = _mm512_and_si512(word[k], _mm512_mask_blend_epi8(right, keep, ones));
       }
     }
     for (int k = 0; k < kBlocks; ++k) {
@@ -222,8 +232,9 @@ void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std:
   for (std::uint32_t w = words; w-- > 0;) {
     __m256i word[kHalves];
     for (int h = 0; h < kHalves; ++h) word[h] = _mm256_set1_epi32(-1);
-    const BinNode* end = nodes + word_ends[w];
-    for (const BinNode* node = nodes + (w == 0 ? 0 : word_ends[w - 1]); node != end; ++node) {
+    const BinNode* node = nodes + (w == 0 ? 0 : word_ends[2 * w - 1]);
+    // Splits laid out left first: cleared where the item goes right.
+    for (const BinNode* end = nodes + word_ends[2 * w]; node != end; ++node) {
       const __m256i threshold = _mm256_set1_epi32(static_cast<int>(node->threshold));
       const __m256i keep = _mm256_set1_epi32(static_cast<int>(node->keep));
       for (int h = 0; h < kHalves; ++h) {
@@ -232,6 +243,18 @@ void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std:
         // All ones where the item goes left (bin < threshold): keep all.
         const __m256i left = _mm256_cmpgt_epi8(threshold, bin);
         word[h] = _mm256_and_si256(word[h], _mm256_or_si256(left, keep));
+      }
+    }
+    // Laid out right first: cleared where it goes left.
+    for (const BinNode* end = nodes + word_ends[2 * w + 1]; node != end; ++node) {
+      const __m256i threshold = _mm256_set1_epi32(static_cast<int>(node->threshold));
+      const __m256i keep = _mm256_set1_epi32(static_cast<int>(node->keep));
+      for (int h = 0; h < kHalves; ++h) {
+        const unsigned char* at = bins + (h / 2) * stride + node->bins_offset + 32 * (h % 2);
+        const __m256i bin = _mm256_load_si256(reinterpret_cast<const __m256i*>(at));
+        const __m256i left = _mm256_cmpgt_epi8(threshold, bin);
+        // word & ~(left & ~keep): cleared bits only where the item goes left.
+        word[h] = _mm256_andnot_si256(_mm256_andnot_si256(keep, left), word[h]);
       }
     }
     const __m256i base = _mm256_set1_epi8(static_cast<char>(8 * w));
@@ -271,17 +294,22 @@ void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std:
   for (std::uint32_t w = words; w-- > 0;) {
     SseBytes word[kRegisters];
     for (int r = 0; r < kRegisters; ++r) word[r] = ~zero;
-    const BinNode* end = nodes + word_ends[w];
-    for (const BinNode* node = nodes + (w == 0 ? 0 : word_ends[w - 1]); node != end; ++node) {
-      const SseBytes threshold = zero + static_cast<std::int8_t>(node->threshold & 0xFFu);
-      const SseBytes keep = zero + static_cast<std::int8_t>(node->keep & 0xFFu);
-      for (int r = 0; r < kRegisters; ++r) {
-        SseBytes bin;
-        std::memcpy(
-            &bin,
-            bins + (r / kSseRegisters) * stride + node->bins_offset + 16 * (r % kSseRegisters),
-            sizeof bin);
-        word[r] &= (bin < threshold) | keep;
+    const BinNode* node = nodes + (w == 0 ? 0 : word_ends[2 * w - 1]);
+    // Splits laid out left first, then those laid out right first: each
+    // cleared where the item goes to its second subtree.
+    for (const bool right_first : {false, true}) {
+      for (const BinNode* end = nodes + word_ends[2 * w + right_first]; node != end; ++node) {
+        const SseBytes threshold = zero + static_cast<std::int8_t>(node->threshold & 0xFFu);
+        const SseBytes keep = zero + static_cast<std::int8_t>(node->keep & 0xFFu);
+        for (int r = 0; r < kRegisters; ++r) {
+          SseBytes bin;
+          std::memcpy(
+              &bin,
+              bins + (r / kSseRegisters) * stride + node->bins_offset + 16 * (r % kSseRegisters),
+              sizeof bin);
+          const SseBytes to_first = right_first ? bin >= threshold : bin < threshold;
+          word[r] &= to_first | keep;
+        }
       }
     }
     const SseBytes base = zero + static_cast<std::int8_t>(8 * w);

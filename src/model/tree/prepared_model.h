@@ -130,8 +130,9 @@ static_assert(sizeof(MaskNode) == 12);
 
 // A split of a kBinned tree as it meets one 8-leaf word: the item goes left
 // iff its bin (a signed byte: kByteBias) at bins_offset bytes from the
-// block's bins is less than threshold; when it does not, the word is ANDed
-// with keep. The two bytes are stored four times over, so that a vector
+// block's bins is less than threshold; when it goes to the side laid out
+// second (right, or left for a split laid out right first), the word is
+// ANDed with keep. The two bytes are stored four times over, so that a vector
 // register is filled from them by a plain load (a 32-bit broadcast) where
 // a byte broadcast would cost a shuffle per split.
 struct BinNode {
@@ -186,7 +187,10 @@ struct FastTree {
   // kBitvector: 32-bit words of its bitvector (leaves / 32, rounded up);
   // word w's MaskNodes are mask_nodes()[first_node + word_ends()[first_word +
   // w - 1], first_node + word_ends()[first_word + w]) (from 0 for w = 0).
-  // kBinned: the same with 8-leaf words and bin_nodes().
+  // kBinned: the same with 8-leaf words and bin_nodes(), each word in two
+  // runs (word_ends()[first_word + 2w] and [+ 2w + 1]): the splits laid out
+  // left subtree first, then those laid out right first (prepared_binned.cc
+  // chooses which, for the fewest (split, word) pairs).
   std::uint32_t words = 0;
   std::uint32_t first_word = 0;
   std::uint32_t first_leaf = 0;

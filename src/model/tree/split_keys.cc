@@ -91,7 +91,8 @@ FastNode SplitKey(const TreeEnsemble& model, const TreeNode& node, SlotTable* sl
   return out;
 }
 
-LeafOrder OrderLeaves(const TreeEnsemble& model, const Tree& tree) {
+LeafOrder OrderLeaves(const TreeEnsemble& model, const Tree& tree,
+                      const std::vector<bool>* right_first) {
   LeafOrder order;
   order.first_leaf.assign(tree.num_nodes, 0);
   std::vector<std::uint32_t> stack = {0};
@@ -105,8 +106,9 @@ LeafOrder OrderLeaves(const TreeEnsemble& model, const Tree& tree) {
       continue;
     }
     order.splits.push_back(index);
-    stack.push_back(node.right);
-    stack.push_back(node.left);
+    const bool swap = right_first != nullptr && (*right_first)[index];
+    stack.push_back(swap ? node.left : node.right);
+    stack.push_back(swap ? node.right : node.left);
   }
   return order;
 }

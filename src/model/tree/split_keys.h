@@ -41,13 +41,15 @@ FastNode SplitKey(const TreeEnsemble& model, const TreeNode& node, SlotTable* sl
 
 // A tree's splits and leaves in preorder, left subtree first: leaf i is the
 // i-th leaf from the left, and a split's left subtree holds the leaves
-// [first_leaf[left], first_leaf[right]).
+// [first_leaf[left], first_leaf[right]). With `right_first` (per node
+// index), a split marked lays out its right subtree first instead.
 struct LeafOrder {
   std::vector<std::uint32_t> splits;      // node indices
   std::vector<std::uint32_t> leaves;      // node indices
   std::vector<std::uint32_t> first_leaf;  // per node index
 };
-LeafOrder OrderLeaves(const TreeEnsemble& model, const Tree& tree);
+LeafOrder OrderLeaves(const TreeEnsemble& model, const Tree& tree,
+                      const std::vector<bool>* right_first = nullptr);
 
 }  // namespace calcjit::model
 
