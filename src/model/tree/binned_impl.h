@@ -101,6 +101,13 @@ inline void MakeBins(const BinSlot& bin_slot, const std::uint32_t* tree, const s
 }
 #endif
 
+// The position of the lowest set bit of a byte holding that bit alone, by
+// its low and its high nibble (two 16-entry lookups, pshufb).
+alignas(16) inline constexpr std::int8_t kLowNibbleBit[16] = {0, 0, 1, 0, 2, 0, 0, 0,
+                                                              3, 0, 0, 0, 0, 0, 0, 0};
+alignas(16) inline constexpr std::int8_t kHighNibbleBit[16] = {0, 4, 5, 0, 6, 0, 0, 0,
+                                                               7, 0, 0, 0, 0, 0, 0, 0};
+
 // The exit leaves of a tree's items in a block: each 8-leaf word from the
 // highest, every BinNode of the word compared for the whole block and the
 // word ANDed with its keep mask where the item goes right; the exit leaf is
@@ -111,9 +118,9 @@ inline void MakeBins(const BinSlot& bin_slot, const std::uint32_t* tree, const s
 inline __m512i LowestBitOfBytes(__m512i word) {
   const __m512i nibble = _mm512_set1_epi8(0x0F);
   const __m512i low_table =
-      _mm512_broadcast_i32x4(_mm_setr_epi8(0, 0, 1, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0));
+      _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(kLowNibbleBit)));
   const __m512i high_table =
-      _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 5, 0, 6, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0));
+      _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(kHighNibbleBit)));
   const __m512i lowest = _mm512_and_si512(word, _mm512_sub_epi8(_mm512_setzero_si512(), word));
   const __m512i low = _mm512_shuffle_epi8(low_table, _mm512_and_si512(lowest, nibble));
   const __m512i high =
@@ -213,9 +220,9 @@ inline void AddBinnedLeaves(const double* leaves, std::uint32_t, const BlockByte
 inline __m256i LowestBitOfBytes(__m256i word) {
   const __m256i nibble = _mm256_set1_epi8(0x0F);
   const __m256i low_table =
-      _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 0, 1, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0));
+      _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(kLowNibbleBit)));
   const __m256i high_table =
-      _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 4, 5, 0, 6, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0));
+      _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(kHighNibbleBit)));
   const __m256i lowest = _mm256_and_si256(word, _mm256_sub_epi8(_mm256_setzero_si256(), word));
   const __m256i low = _mm256_shuffle_epi8(low_table, _mm256_and_si256(lowest, nibble));
   const __m256i high =

@@ -199,6 +199,20 @@ const Sum* Leaves(const PreparedModel& prepared) {
   }
 }
 
+// A walked tree's leaves added for the items of a block, kLanes at a time
+// (`walk` is WalkLanes or WalkHeap).
+template <typename Node, typename Sum>
+void AddWalkedLeaves(void (*walk)(const Node*, std::uint32_t, const unsigned char*, std::uint32_t*),
+                     const Node* nodes, std::uint32_t depth, const unsigned char* block_keys,
+                     std::size_t in_block, const Sum* leaves, Sum* out) {
+  for (std::size_t g = 0; g < in_block; g += kLanes) {
+    std::uint32_t leaf[kLanes];
+    walk(nodes, depth, block_keys + g * sizeof(std::uint32_t), leaf);
+    const std::size_t lanes = in_block - g < kLanes ? in_block - g : kLanes;
+    for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[leaf[l]];
+  }
+}
+
 // One tree (any form but kBinned) for one block of a pass.
 template <typename Sum>
 void RunTree(const PreparedModel& prepared, const FastTree& tree, const float* const* columns,
@@ -225,22 +239,12 @@ void RunTree(const PreparedModel& prepared, const FastTree& tree, const float* c
     return;
   }
   if (tree.form == TreeForm::kHeap) {
-    const HeapNode* nodes = prepared.heap_nodes().data() + tree.first_node;
-    for (std::size_t g = 0; g < in_block; g += kLanes) {
-      std::uint32_t leaf[kLanes];
-      WalkHeap(nodes, tree.depth, block_keys + g * sizeof(std::uint32_t), leaf);
-      const std::size_t lanes = in_block - g < kLanes ? in_block - g : kLanes;
-      for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[leaf[l]];
-    }
+    AddWalkedLeaves(WalkHeap, prepared.heap_nodes().data() + tree.first_node, tree.depth,
+                    block_keys, in_block, leaves, out);
     return;
   }
-  const FastNode* nodes = prepared.nodes().data() + tree.first_node;
-  for (std::size_t g = 0; g < in_block; g += kLanes) {
-    std::uint32_t leaf[kLanes];
-    WalkLanes(nodes, tree.depth, block_keys + g * sizeof(std::uint32_t), leaf);
-    const std::size_t lanes = in_block - g < kLanes ? in_block - g : kLanes;
-    for (std::size_t l = 0; l < lanes; ++l) out[g + l] += leaves[leaf[l]];
-  }
+  AddWalkedLeaves(WalkLanes, prepared.nodes().data() + tree.first_node, tree.depth, block_keys,
+                  in_block, leaves, out);
 }
 
 // Every tree, chunk by chunk, for the blocks of a pass, two blocks at a
