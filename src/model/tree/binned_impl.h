@@ -282,7 +282,9 @@ constexpr int kSseRegisters = PreparedModel::kBlockItems / 16;
 
 // The position of the lowest set bit of each byte (bytes of 0: 0).
 inline SseBytes LowestBitOfBytes(SseBytes word) {
-  const SseBytes lowest = word & -word;
+  // Negated as unsigned bytes (-128 as a signed byte has no negation).
+  using UnsignedBytes = std::uint8_t __attribute__((vector_size(16)));
+  const SseBytes lowest = word & reinterpret_cast<SseBytes>(-reinterpret_cast<UnsignedBytes>(word));
   const SseBytes zero = {};
   const SseBytes one = zero + 1;
   return (((lowest & static_cast<std::int8_t>(0xAA)) != zero) & one) |
