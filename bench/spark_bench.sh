@@ -4,7 +4,7 @@
 # the CSV and writing the outputs as CSV, each in local[2] (2 task threads).
 # Not part of CI.
 #   bench/spark_bench.sh [ROWS] [WORK_DIR]
-# Needs ./scripts/build.sh calcjit_cli calcjit_python calcjit_spark_example
+# Needs ./scripts/build.sh calcjit_cli calcjit_python calcjit_jar calcjit_spark_example
 # and scripts/setup.sh (the reference venv and the Maven repository).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -3,30 +3,33 @@ already contiguous in the DataFrame's order (every row of a key in one run,
 in partition order, then row order) is evaluated where it lies, without the
 shuffle that repartitions and sorts it by the key.
 
-1. A key pass (a job over the key column only, run by evaluate()): each
-   partition's row count, first and last keys, the length of the run of its
-   first key, its run count, and whether its keys are in order. The driver
-   links the partitions (a partition continues the query before it when its
-   first key is the last key of the last non-empty partition before it) and
-   checks that each key is one run: keys in order prove it; otherwise one
-   more job counts the distinct keys, which must equal the runs. A log that
-   is not contiguous is a calcjit.Error on the driver, never a wrong answer.
-2. A head pass, only when a query crosses a partition boundary: each
-   partition that continues a query sends the driver that query's rows (its
-   leading run; a partition wholly inside a query sends all its rows). It
-   stops reading a partition once it has them.
-3. The evaluation (the returned lazy DataFrame): each partition drops its
+1. A first pass (a job run by evaluate()): each partition's row count, first
+   and last keys, the length of the run of its first key, its run count,
+   whether its keys are in order, and the rows of that leading run (the part
+   of a query that may have started in an earlier partition: about one query
+   per partition). The driver links the partitions (a partition continues
+   the query before it when its first key is the last key of the last
+   non-empty partition before it) and checks that each key is one run: keys
+   in order prove it; otherwise one more job counts the distinct keys, which
+   must equal the runs. A log that is not contiguous is a calcjit.Error on
+   the driver, never a wrong answer.
+2. The evaluation (the returned lazy DataFrame): each partition drops its
    leading run when that run continues a query from an earlier partition,
    and evaluates the query it ends with together with the rows that query
-   has in later partitions (shipped in a broadcast), so that every query is
-   evaluated whole, exactly once, by the partition that holds its first row,
-   and the rows keep the log's order. A task is a pure function of its
-   partition and the broadcast: a retried task gives the same rows.
+   has in later partitions (their leading runs, shipped in a broadcast), so
+   that every query is evaluated whole, exactly once, by the partition that
+   holds its first row, and the rows keep the log's order. A task is a pure
+   function of its partition and the broadcast: a retried task gives the
+   same rows.
+
+The first pass reads every column the set needs, not the key alone: a second
+job that fetched the leading runs (stopping each task early) cost more than
+the columns, on CSV (docs/PERFORMANCE.md, run SP2).
 
 The DataFrame's order must be the same in each job (a file read is; a frame
 that comes out of a shuffle without a sort may not be: cache it first). Each
 evaluation task checks its partition's row count, first and last keys and run
-count against the key pass and fails with a calcjit.Error when they differ.
+count against the first pass and fails with a calcjit.Error when they differ.
 """
 
 import itertools
@@ -111,56 +114,41 @@ class _Runs:
         return int(pd.Series(np.concatenate(self.run_keys)).nunique(dropna=False)) == self.runs
 
 
+def _ipc(batches):
+    """Record batches as the bytes of an Arrow IPC stream."""
+    import pyarrow as pa  # noqa: PLC0415
+
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, batches[0].schema) as writer:
+        for batch in batches:
+            writer.write_batch(batch)
+    return sink.getvalue().to_pybytes()
+
+
 def _summarize(group_by):
-    """The key pass's mapInArrow function: a partition's key column in, one
-    summary row out (none for an empty partition)."""
+    """The first pass's mapInArrow function: a partition's rows in; one
+    summary row out, with the rows of the partition's leading run as IPC bytes
+    (none for an empty partition)."""
 
     def run(batches):
         import pyarrow as pa  # noqa: PLC0415
 
         runs = _Runs()
+        head = []
         for batch in batches:
             if batch.num_rows:
+                lead = runs.lead
                 runs.add(batch.column(group_by))
+                if runs.lead > lead:
+                    head.append(batch.slice(0, runs.lead - lead))
         if runs.rows == 0:
             return
         yield pa.RecordBatch.from_arrays(
             [pa.array([_partition_id()], pa.int32()), pa.array([runs.rows], pa.int64()),
              pa.array([runs.lead], pa.int64()), pa.array([runs.runs], pa.int64()),
              pa.array([runs.ordered]), pa.array([runs.grouped()]), runs.first_array,
-             runs.last_array],
-            names=["pid", "rows", "lead", "runs", "ordered", "grouped", "first", "last"])
-
-    return run
-
-
-def _heads(wanted):
-    """The head pass's mapInArrow function: the first wanted[pid] rows of a
-    partition, as the bytes of an Arrow IPC stream (one row out, or none)."""
-
-    def run(batches):
-        import pyarrow as pa  # noqa: PLC0415
-
-        pid = _partition_id()
-        want = wanted.get(pid, 0)
-        if want == 0:
-            return
-        taken, count = [], 0
-        for batch in batches:
-            take = min(want - count, batch.num_rows)
-            taken.append(batch.slice(0, take))
-            count += take
-            if count == want:
-                break  # the rest of the partition is not read
-        if not taken:
-            return
-        sink = pa.BufferOutputStream()
-        with pa.ipc.new_stream(sink, taken[0].schema) as writer:
-            for batch in taken:
-                writer.write_batch(batch)
-        yield pa.RecordBatch.from_arrays(
-            [pa.array([pid], pa.int32()), pa.array([sink.getvalue().to_pybytes()], pa.binary())],
-            names=["pid", "data"])
+             runs.last_array, pa.array([_ipc(head)], pa.binary())],
+            names=["pid", "rows", "lead", "runs", "ordered", "grouped", "first", "last", "head"])
 
     return run
 
@@ -171,16 +159,16 @@ def _not_contiguous(group_by, detail):
                   f"the rows by the key first", group_by)
 
 
-def plan(rows, keys, group_by):
-    """rows: the DataFrame to evaluate; keys: its key column alone.
+def plan(rows, group_by):
+    """rows: the DataFrame to evaluate.
 
-    Runs the key pass (and the head pass when a query crosses a partition
-    boundary) and returns {partition id: (rows, first key, last key, runs,
-    rows to skip, [IPC bytes of the query's rows in later partitions])}, or
-    raises a calcjit.Error when a key is in more than one run."""
-    key_type = keys.schema[group_by].dataType.simpleString()
-    schema = f"{_SUMMARY}, first {key_type}, last {key_type}"
-    summaries = sorted(keys.mapInArrow(_summarize(group_by), schema).collect(),
+    Runs the first pass and returns {partition id: (rows, first key, last
+    key, runs, rows to skip, [IPC bytes of the query's rows in later
+    partitions])}, or raises a calcjit.Error when a key is in more than one
+    run."""
+    key_type = rows.schema[group_by].dataType.simpleString()
+    schema = f"{_SUMMARY}, first {key_type}, last {key_type}, head binary"
+    summaries = sorted(rows.mapInArrow(_summarize(group_by), schema).collect(),
                        key=lambda row: row.pid)
     continues = {}
     previous = None
@@ -194,13 +182,13 @@ def plan(rows, keys, group_by):
         previous = part
     queries = sum(part.runs for part in summaries) - sum(continues.values())
     if not in_order:
-        distinct = keys.distinct().count()
+        from pyspark.sql import functions as F  # noqa: PLC0415
+
+        key = F.col("`" + group_by.replace("`", "``") + "`")
+        distinct = rows.select(key).distinct().count()
         if distinct != queries:
             raise _not_contiguous(group_by, f"{distinct} keys in {queries} runs")
-    wanted = {part.pid: part.lead for part in summaries if continues[part.pid]}
-    heads = {}
-    if wanted:
-        heads = dict(rows.mapInArrow(_heads(wanted), "pid int, data binary").collect())
+    heads = {part.pid: part.head for part in summaries if continues[part.pid]}
     result = {}
     for k, part in enumerate(summaries):
         tails = []
@@ -226,7 +214,7 @@ def _read(data):
 
 
 def _checked(batches, pid, expected, group_by):
-    """The partition's batches, checked against its key pass summary when they end."""
+    """The partition's batches, checked against its first pass summary when they end."""
     runs = _Runs()
     for batch in batches:
         if batch.num_rows:
@@ -235,11 +223,11 @@ def _checked(batches, pid, expected, group_by):
     count, first, last, run_count = expected[:4]
     if (runs.rows, runs.runs) != (count, run_count) or (count and not (
             _same_key(runs.first, first) and _same_key(runs.last, last))):
-        raise _error(f"strategy='contiguous': partition {pid} changed between the key pass and "
-                     f"the evaluation ({runs.rows} rows in {runs.runs} runs from "
-                     f"{runs.first!r} to {runs.last!r}, then {count} rows in {run_count} runs "
-                     f"from {first!r} to {last!r}): the DataFrame's order must be deterministic "
-                     f"(cache it, or use strategy='sorted')", group_by)
+        raise _error(f"strategy='contiguous': partition {pid} changed between the first pass "
+                     f"and the evaluation ({count} rows in {run_count} runs from {first!r} to "
+                     f"{last!r}, then {runs.rows} rows in {runs.runs} runs from "
+                     f"{runs.first!r} to {runs.last!r}): the DataFrame's order must be the same "
+                     f"in every job (cache it, or use strategy='sorted')", group_by)
 
 
 def _skipping(batches, skip):

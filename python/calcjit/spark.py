@@ -34,7 +34,7 @@ call per query; docs/PERFORMANCE.md ("Spark") has both measured.
 
 strategy="contiguous" skips the shuffle for a log whose queries are already
 contiguous (each key's rows one run in `df`'s order: partition by partition,
-then row by row, as a file read in splits): a key pass run by evaluate() finds
+then row by row, as a file read in splits): a first pass run by evaluate() finds
 each partition's cuts and checks the precondition, and a query cut by a
 partition boundary is evaluated whole by the partition holding its first row
 (calcjit._spark_contiguous). Not the default: it needs that order (and the
@@ -169,7 +169,7 @@ def evaluate(feature_set, df, group_by, outputs=None, keep=(), *, backend="auto"
     strategy: "sorted" (mapInArrow over partitions sorted by the key, the
       default), "grouped" (groupBy(key).applyInArrow, a call per query), or
       "contiguous" (no shuffle: the rows of each key are already one run in
-      `df`'s order; checked by a key pass that runs now, a calcjit.Error if
+      `df`'s order; checked by a first pass that runs now, a calcjit.Error if
       they are not).
 
     Returns a lazy Spark DataFrame: the kept columns, then one FloatType
@@ -233,7 +233,7 @@ def evaluate(feature_set, df, group_by, outputs=None, keep=(), *, backend="auto"
         from . import _spark_contiguous as contiguous  # noqa: PLC0415
 
         rows = df.select(*selected)
-        plan = contiguous.plan(rows, rows.select(F.col(_quoted(group_by))), group_by)
+        plan = contiguous.plan(rows, group_by)
         shipped_plan = df.sparkSession.sparkContext.broadcast(plan)
         return rows.mapInArrow(
             contiguous.partition_function(

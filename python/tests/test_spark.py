@@ -306,5 +306,5 @@ def test_contiguous_a_frame_whose_order_changes_between_jobs_fails_the_job(spark
     keep_some = F.udf(lambda: random.random() < 0.8, T.BooleanType()).asNondeterministic()
     df = with_partitions(spark, contiguous / "log.csv", CONTIGUOUS_PARTITIONS)
     features = evaluate_contiguous(df.filter(keep_some()), contiguous)
-    with pytest.raises(Exception, match="changed between the key pass and the evaluation"):
+    with pytest.raises(Exception, match="changed between the first pass and the evaluation"):
         features.collect()
