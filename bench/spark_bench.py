@@ -2,7 +2,7 @@
 generates the log, or evaluates it with calcjit.spark on PySpark.
 
   python bench/spark_bench.py generate LOG.csv ROWS
-  python bench/spark_bench.py pyspark SET LOG.csv OUT_DIR [sorted|grouped] [MASTER]
+  python bench/spark_bench.py pyspark SET LOG.csv OUT_DIR [sorted|grouped|contiguous] [MASTER]
 
 The log: ~100 items per query, query_id,item_id,a,b,c,d,e,boost (the inputs
 of bench/spark_tree.calc: XGBoost's reg_squarederror model over a..e), one
@@ -58,7 +58,8 @@ def pyspark(set_path, log, out_dir, strategy="sorted", master="local[2]"):
     features.write.mode("overwrite").csv(out_dir, header=True)
     seconds = time.perf_counter() - start
     rows = spark.read.csv(out_dir, header=True).count()
-    print(f"pyspark {strategy} {master}: {rows} rows in {seconds:.1f} s: {rows / seconds:.0f} rows/s")
+    print(f"\npyspark {strategy} {master}: {rows} rows in {seconds:.1f} s: "
+          f"{rows / seconds:.0f} rows/s", flush=True)
     spark.stop()
 
 

@@ -31,6 +31,16 @@ scale (docs/SCALING.md, "A Spark cluster from Python").
 strategy="grouped" evaluates each query in its own call of Spark's grouped
 Arrow API (groupBy(key).applyInArrow) instead: the same bits, but a Python
 call per query; docs/PERFORMANCE.md ("Spark") has both measured.
+
+strategy="contiguous" skips the shuffle for a log whose queries are already
+contiguous (each key's rows one run in `df`'s order: partition by partition,
+then row by row, as a file read in splits): a first pass run by evaluate() finds
+each partition's cuts and checks the precondition, and a query cut by a
+partition boundary is evaluated whole by the partition holding its first row
+(calcjit._spark_contiguous). Not the default: it needs that order (and the
+same order in every job), and it runs jobs inside evaluate(). A log that is
+not contiguous is a calcjit.Error, not a silent fallback to the shuffle, so
+that the cost the caller asked to avoid is never paid without a word.
 """
 
 import hashlib
@@ -85,34 +95,41 @@ def _run_starting_with(keys, first_key):
     return int(query_offsets(joined)[1]) - 1
 
 
+def _whole_queries(engine, batches, group_by, outputs, keep):
+    """Evaluates a stream of record batches whose queries are contiguous,
+    batch by batch: a query cut by a batch boundary is carried to the next
+    batch, so that every query is evaluated whole, in one call."""
+    pending = None  # the rows of a query that may go on in the next batch
+    for batch in batches:
+        if batch.num_rows == 0:
+            continue
+        keys = batch.column(group_by).to_numpy(zero_copy_only=False)
+        if pending is not None:
+            last_key = pending.column(group_by).to_numpy(zero_copy_only=False)[-1]
+            head = _run_starting_with(keys, last_key)
+            pending = _concat(pending, batch.slice(0, head))
+            if head == batch.num_rows:
+                continue
+            yield _evaluated(engine, pending, group_by, outputs, keep)
+            pending = None
+            batch = batch.slice(head)
+            keys = keys[head:]
+        offsets = query_offsets(keys)
+        last_start = int(offsets[-2])
+        if last_start > 0:
+            yield _evaluated(engine, batch.slice(0, last_start), group_by, outputs, keep)
+        pending = batch.slice(last_start)
+    if pending is not None:
+        yield _evaluated(engine, pending, group_by, outputs, keep)
+
+
 def _sorted_partition(shipped, digest, backend, outputs, keep, group_by):
     """The mapInArrow function: a partition's record batches, sorted by key, in;
     the kept columns and the outputs, out, every query evaluated whole."""
 
     def run(batches):
         engine = _engine(shipped, digest, backend, outputs)
-        pending = None  # the rows of a query that may go on in the next batch
-        for batch in batches:
-            if batch.num_rows == 0:
-                continue
-            keys = batch.column(group_by).to_numpy(zero_copy_only=False)
-            if pending is not None:
-                last_key = pending.column(group_by).to_numpy(zero_copy_only=False)[-1]
-                head = _run_starting_with(keys, last_key)
-                pending = _concat(pending, batch.slice(0, head))
-                if head == batch.num_rows:
-                    continue
-                yield _evaluated(engine, pending, group_by, outputs, keep)
-                pending = None
-                batch = batch.slice(head)
-                keys = keys[head:]
-            offsets = query_offsets(keys)
-            last_start = int(offsets[-2])
-            if last_start > 0:
-                yield _evaluated(engine, batch.slice(0, last_start), group_by, outputs, keep)
-            pending = batch.slice(last_start)
-        if pending is not None:
-            yield _evaluated(engine, pending, group_by, outputs, keep)
+        yield from _whole_queries(engine, batches, group_by, outputs, keep)
 
     return run
 
@@ -148,9 +165,12 @@ def evaluate(feature_set, df, group_by, outputs=None, keep=(), *, backend="auto"
     backend: as FeatureSet.compile; each Python worker compiles once.
     partitions: how many partitions to spread the queries over (default: as
       many as `df` has, and at least Spark's default parallelism, so that
-      every core gets a part).
+      every core gets a part); not with "contiguous", which keeps `df`'s.
     strategy: "sorted" (mapInArrow over partitions sorted by the key, the
-      default) or "grouped" (groupBy(key).applyInArrow, a call per query).
+      default), "grouped" (groupBy(key).applyInArrow, a call per query), or
+      "contiguous" (no shuffle: the rows of each key are already one run in
+      `df`'s order; checked by a first pass that runs now, a calcjit.Error if
+      they are not).
 
     Returns a lazy Spark DataFrame: the kept columns, then one FloatType
     column per output. Inputs are columns named as the inputs (a vector input
@@ -177,8 +197,12 @@ def evaluate(feature_set, df, group_by, outputs=None, keep=(), *, backend="auto"
     else:
         raise TypeError(f"expected a calcjit.FeatureSet or a path, got "
                         f"{type(feature_set).__name__}")
-    if strategy not in ("sorted", "grouped"):
-        raise ValueError(f"strategy must be 'sorted' or 'grouped', not {strategy!r}")
+    if strategy not in ("sorted", "grouped", "contiguous"):
+        raise ValueError(
+            f"strategy must be 'sorted', 'grouped' or 'contiguous', not {strategy!r}")
+    if strategy == "contiguous" and partitions is not None:
+        raise ValueError("strategy='contiguous' evaluates the DataFrame's own partitions: "
+                         "partitions must not be given")
     columns = list(df.columns)
     if group_by not in columns:
         raise _error(f"group_by column '{group_by}' is not in the DataFrame", group_by)
@@ -205,6 +229,18 @@ def evaluate(feature_set, df, group_by, outputs=None, keep=(), *, backend="auto"
     shipped = df.sparkSession.sparkContext.broadcast(payload)
     out_schema = StructType([df.schema[name] for name in keep] +
                             [StructField(name, FloatType(), True) for name in names])
+    if strategy == "contiguous":
+        from . import _spark_contiguous as contiguous  # noqa: PLC0415
+
+        rows = df.select(*selected)
+        plan = contiguous.plan(rows, group_by)
+        shipped_plan = df.sparkSession.sparkContext.broadcast(plan)
+        return rows.mapInArrow(
+            contiguous.partition_function(
+                shipped_plan, _whole_queries,
+                lambda: _engine(shipped, digest, backend, tuple(names)),
+                group_by, tuple(names), tuple(keep)),
+            out_schema)
     rows = df.select(*selected, F.monotonically_increasing_id().alias(_ORDER))
     if strategy == "grouped":
         return rows.groupBy(F.col(_quoted(group_by))).applyInArrow(
