@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=build-fuzz
 targets=(text_reader json_reader proto_reader csv_reader xgboost_reader xgboost_ubjson
-         lightgbm_reader onnx_reader catboost_reader arrow_input differential)
+         lightgbm_reader onnx_reader catboost_reader arrow_input differential tree_evaluator)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
@@ -65,8 +65,12 @@ run() {
   # Feature sets and tables up to 4 KiB (longer seeds, such as the
   # 2,000-level formula, still run whole); models up to their largest seed.
   local max_len=()
-  case "$t" in *_reader | differential) max_len=(-max_len=4096) ;; esac
+  case "$t" in *_reader | differential | tree_evaluator) max_len=(-max_len=4096) ;; esac
   case "$t" in xgboost_reader | xgboost_ubjson | lightgbm_reader | onnx_reader | catboost_reader) max_len=() ;; esac
+  # The tree evaluator's bytes choose a model and its rows, and a generator
+  # seeded by them makes the rest: longer inputs from the start (not
+  # libFuzzer's slow growth from a few bytes) put more of it in the bytes.
+  case "$t" in tree_evaluator) max_len+=(-len_control=0) ;; esac
   local status=0
   "$(binary "$t")" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 "${max_len[@]}" \
     -artifact_prefix="$artifacts" -print_final_stats=1 "$@" "$work" "${dirs[@]}" \
