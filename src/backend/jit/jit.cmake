@@ -50,7 +50,8 @@ else()
   set(vector_kernels_object ${CMAKE_CURRENT_BINARY_DIR}/backend/jit/vector_kernels_gcc.o)
   add_custom_command(
     OUTPUT ${vector_kernels_object}
-    COMMAND ${CALCJIT_GXX} -std=c++20 -O2 -fPIC -fopenmp-simd
+    # -Wno-psabi as every GCC target (cmake/CompilerFlags.cmake).
+    COMMAND ${CALCJIT_GXX} -std=c++20 -O2 -fPIC -fopenmp-simd -Wno-psabi
             -ffp-contract=off -fno-fast-math -fno-math-errno
             -I${PROJECT_SOURCE_DIR}/src -I${PROJECT_SOURCE_DIR}/include
             -MD -MF ${vector_kernels_object}.d
