@@ -18,7 +18,7 @@ using BlockBytes = std::int8_t __attribute__((vector_size(PreparedModel::kBlockI
 // registers by a permute, the deeper ones gathered.
 #if defined(__AVX512F__)
 inline void MakeBins(const BinSlot& bin_slot, const std::uint32_t* tree, const std::uint32_t* keys,
-                     std::int8_t* bins) {
+                     std::int8_t* bins, std::int8_t* complemented) {
   constexpr std::size_t kGroups = PreparedModel::kBlockItems / 16;
   // Entries 1-31 (levels 1-5) and 32-63 (level 6): a two-register permute each.
   const __m512i top[2] = {_mm512_loadu_si512(tree), _mm512_loadu_si512(tree + 16)};
@@ -45,13 +45,15 @@ inline void MakeBins(const BinSlot& bin_slot, const std::uint32_t* tree, const s
   const __m512i bias = _mm512_set1_epi32(kByteBias);
   for (std::size_t g = 0; g < kGroups; ++g) {
     const __m512i bin = _mm512_min_epu32(_mm512_sub_epi32(at[g], first_leaf), count);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(bins + 16 * g),
-                     _mm512_cvtepi32_epi8(_mm512_xor_si512(bin, bias)));
+    const __m128i biased = _mm512_cvtepi32_epi8(_mm512_xor_si512(bin, bias));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(bins + 16 * g), biased);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(complemented + 16 * g),
+                     _mm_xor_si128(biased, _mm_set1_epi32(-1)));
   }
 }
 #elif defined(__AVX2__)
 inline void MakeBins(const BinSlot& bin_slot, const std::uint32_t* tree, const std::uint32_t* keys,
-                     std::int8_t* bins) {
+                     std::int8_t* bins, std::int8_t* complemented) {
   constexpr std::size_t kGroups = PreparedModel::kBlockItems / 8;
   // Entries 1-7 (levels 1-3) and 8-15 (level 4): a one-register permute each.
   const __m256i top = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tree));
@@ -83,13 +85,15 @@ inline void MakeBins(const BinSlot& bin_slot, const std::uint32_t* tree, const s
     alignas(32) std::uint32_t bin[8];
     _mm256_store_si256(reinterpret_cast<__m256i*>(bin),
                        _mm256_min_epu32(_mm256_sub_epi32(at[g], first_leaf), count));
-    for (std::size_t l = 0; l < 8; ++l)
+    for (std::size_t l = 0; l < 8; ++l) {
       bins[8 * g + l] = static_cast<std::int8_t>(bin[l] ^ kByteBias);
+      complemented[8 * g + l] = static_cast<std::int8_t>(~(bin[l] ^ kByteBias));
+    }
   }
 }
 #else
 inline void MakeBins(const BinSlot& bin_slot, const std::uint32_t* tree, const std::uint32_t* keys,
-                     std::int8_t* bins) {
+                     std::int8_t* bins, std::int8_t* complemented) {
   for (std::size_t i = 0; i < PreparedModel::kBlockItems; ++i) {
     std::uint32_t at = 1;
     for (int level = 0; level < bin_slot.depth; ++level) {
@@ -97,6 +101,7 @@ inline void MakeBins(const BinSlot& bin_slot, const std::uint32_t* tree, const s
     }
     const std::uint32_t bin = std::min<std::uint32_t>(at - (1u << bin_slot.depth), bin_slot.count);
     bins[i] = static_cast<std::int8_t>(bin ^ kByteBias);
+    complemented[i] = static_cast<std::int8_t>(~(bin ^ kByteBias));
   }
 }
 #endif
@@ -147,25 +152,16 @@ void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std:
     base = _mm512_sub_epi8(base, eight);
     __m512i word[kBlocks];
     for (int k = 0; k < kBlocks; ++k) word[k] = ones;
-    const BinNode* node = nodes + (w == 0 ? 0 : word_ends[2 * w - 1]);
-    // Splits laid out left first: the keep mask where the item goes right.
-    for (const BinNode* end = nodes + word_ends[2 * w]; node != end; ++node) {
+    // Each split ANDs the word with its keep mask where the item goes to
+    // its second subtree: where its bin (or complemented bin) >= threshold.
+    const BinNode* node = nodes + (w == 0 ? 0 : word_ends[w - 1]);
+    for (const BinNode* end = nodes + word_ends[w]; node != end; ++node) {
       const __m512i threshold = _mm512_set1_epi32(static_cast<int>(node->threshold));
       const __m512i keep = _mm512_set1_epi32(static_cast<int>(node->keep));
       for (int k = 0; k < kBlocks; ++k) {
         const __m512i bin = _mm512_load_si512(bins + k * stride + node->bins_offset);
-        const __mmask64 right = _mm512_cmpge_epi8_mask(bin, threshold);
-        word[k] = _mm512_and_si512(word[k], _mm512_mask_blend_epi8(right, ones, keep));
-      }
-    }
-    // Laid out right first: the keep mask where it goes left.
-    for (const BinNode* end = nodes + word_ends[2 * w + 1]; node != end; ++node) {
-      const __m512i threshold = _mm512_set1_epi32(static_cast<int>(node->threshold));
-      const __m512i keep = _mm512_set1_epi32(static_cast<int>(node->keep));
-      for (int k = 0; k < kBlocks; ++k) {
-        const __m512i bin = _mm512_load_si512(bins + k * stride + node->bins_offset);
-        const __mmask64 right = _mm512_cmpge_epi8_mask(bin, threshold);
-        word[k] = _mm512_and_si512(word[k], _mm512_mask_blend_epi8(right, keep, ones));
+        const __mmask64 second = _mm512_cmpge_epi8_mask(bin, threshold);
+        word[k] = _mm512_and_si512(word[k], _mm512_mask_blend_epi8(second, ones, keep));
       }
     }
     for (int k = 0; k < kBlocks; ++k) {
@@ -239,29 +235,18 @@ void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std:
   for (std::uint32_t w = words; w-- > 0;) {
     __m256i word[kHalves];
     for (int h = 0; h < kHalves; ++h) word[h] = _mm256_set1_epi32(-1);
-    const BinNode* node = nodes + (w == 0 ? 0 : word_ends[2 * w - 1]);
-    // Splits laid out left first: cleared where the item goes right.
-    for (const BinNode* end = nodes + word_ends[2 * w]; node != end; ++node) {
+    // Cleared where the item goes to the split's second subtree: where its
+    // bin (or complemented bin) is not below the threshold.
+    const BinNode* node = nodes + (w == 0 ? 0 : word_ends[w - 1]);
+    for (const BinNode* end = nodes + word_ends[w]; node != end; ++node) {
       const __m256i threshold = _mm256_set1_epi32(static_cast<int>(node->threshold));
       const __m256i keep = _mm256_set1_epi32(static_cast<int>(node->keep));
       for (int h = 0; h < kHalves; ++h) {
         const unsigned char* at = bins + (h / 2) * stride + node->bins_offset + 32 * (h % 2);
         const __m256i bin = _mm256_load_si256(reinterpret_cast<const __m256i*>(at));
-        // All ones where the item goes left (bin < threshold): keep all.
-        const __m256i left = _mm256_cmpgt_epi8(threshold, bin);
-        word[h] = _mm256_and_si256(word[h], _mm256_or_si256(left, keep));
-      }
-    }
-    // Laid out right first: cleared where it goes left.
-    for (const BinNode* end = nodes + word_ends[2 * w + 1]; node != end; ++node) {
-      const __m256i threshold = _mm256_set1_epi32(static_cast<int>(node->threshold));
-      const __m256i keep = _mm256_set1_epi32(static_cast<int>(node->keep));
-      for (int h = 0; h < kHalves; ++h) {
-        const unsigned char* at = bins + (h / 2) * stride + node->bins_offset + 32 * (h % 2);
-        const __m256i bin = _mm256_load_si256(reinterpret_cast<const __m256i*>(at));
-        const __m256i left = _mm256_cmpgt_epi8(threshold, bin);
-        // word & ~(left & ~keep): cleared bits only where the item goes left.
-        word[h] = _mm256_andnot_si256(_mm256_andnot_si256(keep, left), word[h]);
+        // All ones where the item goes to the first subtree: keep all.
+        const __m256i first = _mm256_cmpgt_epi8(threshold, bin);
+        word[h] = _mm256_and_si256(word[h], _mm256_or_si256(first, keep));
       }
     }
     const __m256i base = _mm256_set1_epi8(static_cast<char>(8 * w));
@@ -303,22 +288,18 @@ void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std:
   for (std::uint32_t w = words; w-- > 0;) {
     SseBytes word[kRegisters];
     for (int r = 0; r < kRegisters; ++r) word[r] = ~zero;
-    const BinNode* node = nodes + (w == 0 ? 0 : word_ends[2 * w - 1]);
-    // Splits laid out left first, then those laid out right first: each
-    // cleared where the item goes to its second subtree.
-    for (const bool right_first : {false, true}) {
-      for (const BinNode* end = nodes + word_ends[2 * w + right_first]; node != end; ++node) {
-        const SseBytes threshold = zero + static_cast<std::int8_t>(node->threshold & 0xFFu);
-        const SseBytes keep = zero + static_cast<std::int8_t>(node->keep & 0xFFu);
-        for (int r = 0; r < kRegisters; ++r) {
-          SseBytes bin;
-          std::memcpy(
-              &bin,
-              bins + (r / kSseRegisters) * stride + node->bins_offset + 16 * (r % kSseRegisters),
-              sizeof bin);
-          const SseBytes to_first = right_first ? bin >= threshold : bin < threshold;
-          word[r] &= to_first | keep;
-        }
+    // Cleared where the item goes to the split's second subtree.
+    const BinNode* node = nodes + (w == 0 ? 0 : word_ends[w - 1]);
+    for (const BinNode* end = nodes + word_ends[w]; node != end; ++node) {
+      const SseBytes threshold = zero + static_cast<std::int8_t>(node->threshold & 0xFFu);
+      const SseBytes keep = zero + static_cast<std::int8_t>(node->keep & 0xFFu);
+      for (int r = 0; r < kRegisters; ++r) {
+        SseBytes bin;
+        std::memcpy(&bin,
+                    bins + (r / kSseRegisters) * stride + node->bins_offset +
+                        16 * (r % kSseRegisters),
+                    sizeof bin);
+        word[r] &= (bin < threshold) | keep;
       }
     }
     const SseBytes base = zero + static_cast<std::int8_t>(8 * w);

@@ -332,10 +332,12 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
       // The bins of the binned form's trees, where this tier's plan has any.
       if (plan.binned == 0) continue;
       auto* bins = reinterpret_cast<std::int8_t*>(block_keys + layout.bins_offset);
+      const std::size_t complemented = prepared.bin_slots().size() * kBlock;
       const std::uint32_t* tables = prepared.bin_thresholds().data();
       for (const BinSlot& bin_slot : prepared.bin_slots()) {
         MakeBins(bin_slot, tables + bin_slot.first_threshold,
-                 reinterpret_cast<const std::uint32_t*>(block_keys) + bin_slot.slot * kBlock, bins);
+                 reinterpret_cast<const std::uint32_t*>(block_keys) + bin_slot.slot * kBlock, bins,
+                 bins + complemented);
         bins += kBlock;
       }
     }

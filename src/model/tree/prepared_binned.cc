@@ -186,10 +186,13 @@ bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64,
     fast.words = (leaves + kWordLeaves - 1) / kWordLeaves;
     fast.first_node = static_cast<std::uint32_t>(prepared->bin_nodes_.size());
     fast.first_word = static_cast<std::uint32_t>(prepared->word_ends_.size());
-    // Word by word, the splits whose first subtree's leaves meet the word:
-    // those laid out left first (cleared where the item goes right), then
-    // those laid out right first (cleared where it goes left); word w's two
-    // runs end at word_ends()[first_word + 2w] and [+ 2w + 1].
+    // Word by word, the splits whose first subtree's leaves meet the word,
+    // each cleared where the item goes to its second subtree: `bin >=
+    // threshold` for a split laid out left first; for one laid out right
+    // first (cleared where `bin < t`), the same test of the complemented bins
+    // (~bin >= -t, bitwise not reversing the order), so that a word is one
+    // run, ending at word_ends()[first_word + w].
+    const std::uint32_t complemented = static_cast<std::uint32_t>(prepared->bin_slots_.size());
     for (std::uint32_t w = 0; w < fast.words; ++w) {
       const std::uint32_t word_lo = kWordLeaves * w;
       const std::uint32_t word_hi = word_lo + kWordLeaves;
@@ -205,13 +208,18 @@ bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64,
           if (lo >= hi) continue;
           const BinnedThreshold& at = binned.at({keys[t][s].slot, keys[t][s].threshold_key});
           const std::uint32_t cleared = ((1u << (hi - lo)) - 1) << (lo - word_lo);
+          // A biased threshold is rank + 1 - 128, in [-127, 127]: its
+          // negation is a byte too.
+          const auto threshold = static_cast<std::int8_t>(at.threshold);
+          const auto negated = static_cast<std::uint8_t>(-threshold);
+          const std::uint32_t row = swapped ? complemented + at.bin_slot : at.bin_slot;
           prepared->bin_nodes_.push_back(
-              BinNode{static_cast<std::uint32_t>(at.bin_slot * kBlockItems),
-                      FourTimes(at.threshold), FourTimes(~cleared & 0xFFu)});
+              BinNode{static_cast<std::uint32_t>(row * kBlockItems),
+                      FourTimes(swapped ? negated : at.threshold), FourTimes(~cleared & 0xFFu)});
         }
-        prepared->word_ends_.push_back(
-            static_cast<std::uint32_t>(prepared->bin_nodes_.size() - fast.first_node));
       }
+      prepared->word_ends_.push_back(
+          static_cast<std::uint32_t>(prepared->bin_nodes_.size() - fast.first_node));
     }
     fast.depth = static_cast<std::uint32_t>(prepared->bin_nodes_.size() - fast.first_node);
     fast.first_leaf = prepared->AddLeaves(float64, leaves);

@@ -433,7 +433,8 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
     // about kPassBytes.
     ScratchLayout& layout = prepared.scratch_layout_;
     layout.bins_offset = kBlockItems * 2 * prepared.slots_.size() * sizeof(std::uint32_t);
-    layout.block_bytes = layout.bins_offset + kBlockItems * prepared.bin_slots_.size();
+    // Each bin slot's bins, then all of them complemented (prepared_binned.cc).
+    layout.block_bytes = layout.bins_offset + 2 * kBlockItems * prepared.bin_slots_.size();
     const std::size_t per_block =
         layout.block_bytes + (float64 ? kBlockItems * model.info.num_outputs * sizeof(double) : 0);
     const std::size_t blocks = std::clamp<std::size_t>(kPassBytes / per_block, 1, 16);
