@@ -221,8 +221,10 @@ void ExpectSameBits(const std::shared_ptr<const TreeEnsemble>& model, Builder* b
       storage.data() + (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64;
   for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
     if (BestIsa() < isa) continue;
-    for (std::size_t n :
-         {rows, std::size_t{0}, std::size_t{1}, std::size_t{9}, std::size_t{63}, std::size_t{65}}) {
+    // 129, 191 and 255: groups of three and four blocks (kBinnedGroup), the
+    // last one short.
+    for (std::size_t n : {rows, std::size_t{0}, std::size_t{1}, std::size_t{9}, std::size_t{63},
+                          std::size_t{65}, std::size_t{129}, std::size_t{191}, std::size_t{255}}) {
       if (n > rows) continue;
       std::vector<std::vector<float>> got(outputs, std::vector<float>(rows, -7.0f));
       std::vector<float*> got_ptr;

@@ -249,8 +249,18 @@ void RunTree(const PreparedModel& prepared, const FastTree& tree, const float* c
                   in_block, leaves, out);
 }
 
-// Every tree, chunk by chunk, for the blocks of a pass, two blocks at a
-// time (the binned form shares each split's loads between them).
+// Blocks whose binned trees run together, each split's loads shared: four
+// on AVX2 and AVX-512 (7% and 3% faster than two on 500 trees of depth 8,
+// run Q4: a word's loop exit, mispredicted, is paid once for more items),
+// two on the baseline, whose sixteen SSE registers hold two blocks' words.
+#if defined(__AVX2__)
+constexpr std::size_t kBinnedGroup = 4;
+#else
+constexpr std::size_t kBinnedGroup = 2;
+#endif
+
+// Every tree, chunk by chunk, for the blocks of a pass, kBinnedGroup blocks
+// at a time.
 template <typename Sum>
 void RunPass(const PreparedModel& prepared, const float* const* columns, std::size_t first,
              std::size_t count, Sum* const* sums, const unsigned char* keys) {
@@ -261,11 +271,11 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
   const FastTree* trees = prepared.trees(kTier).data();
   const Sum* all_leaves = Leaves<Sum>(prepared);
   for (std::size_t c = 0; c + 1 < chunks.size(); ++c) {
-    for (std::size_t b = 0; b < blocks; b += 2) {
-      const std::size_t pair = b + 1 < blocks ? 2 : 1;
+    for (std::size_t b = 0; b < blocks; b += kBinnedGroup) {
+      const std::size_t group = blocks - b < kBinnedGroup ? blocks - b : kBinnedGroup;
       const std::size_t block_first = b * kBlock;
-      // Items in the last block of the two (or the one).
-      const std::size_t last_first = (b + pair - 1) * kBlock;
+      // Items in the last block of the group.
+      const std::size_t last_first = (b + group - 1) * kBlock;
       const std::size_t in_last = count - last_first < kBlock ? count - last_first : kBlock;
       const unsigned char* block_keys = keys + b * block_bytes;
       for (std::uint32_t t = chunks[c]; t < chunks[c + 1]; ++t) {
@@ -275,18 +285,31 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
           const BinNode* nodes = prepared.bin_nodes().data() + tree.first_node;
           const std::uint32_t* ends = prepared.word_ends().data() + tree.first_word;
           const Sum* leaves = all_leaves + tree.first_leaf;
-          if (pair == 2) {
-            BinnedTree<2, Sum>(nodes, ends, tree.words, leaves, tree.leaves,
-                               block_keys + bins_offset, block_bytes, in_last, out);
+          const unsigned char* bins = block_keys + bins_offset;
+          if constexpr (kBinnedGroup == 4) {
+            if (group == 4) {
+              BinnedTree<4, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, block_bytes,
+                                 in_last, out);
+              continue;
+            }
+            if (group == 3) {
+              BinnedTree<3, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, block_bytes,
+                                 in_last, out);
+              continue;
+            }
+          }
+          if (group == 2) {
+            BinnedTree<2, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, block_bytes,
+                               in_last, out);
           } else {
-            BinnedTree<1, Sum>(nodes, ends, tree.words, leaves, tree.leaves,
-                               block_keys + bins_offset, block_bytes, in_last, out);
+            BinnedTree<1, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, block_bytes,
+                               in_last, out);
           }
           continue;
         }
-        for (std::size_t k = 0; k < pair; ++k) {
+        for (std::size_t k = 0; k < group; ++k) {
           RunTree<Sum>(prepared, tree, columns, first + block_first + k * kBlock,
-                       k + 1 < pair ? kBlock : in_last, block_keys + k * block_bytes,
+                       k + 1 < group ? kBlock : in_last, block_keys + k * block_bytes,
                        out + k * kBlock);
         }
       }

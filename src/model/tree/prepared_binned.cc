@@ -213,9 +213,9 @@ bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64,
           const auto threshold = static_cast<std::int8_t>(at.threshold);
           const auto negated = static_cast<std::uint8_t>(-threshold);
           const std::uint32_t row = swapped ? complemented + at.bin_slot : at.bin_slot;
-          prepared->bin_nodes_.push_back(
-              BinNode{static_cast<std::uint32_t>(row * kBlockItems),
-                      FourTimes(swapped ? negated : at.threshold), FourTimes(~cleared & 0xFFu)});
+          prepared->bin_nodes_.push_back(BinNode{static_cast<std::uint32_t>(row * kBlockItems),
+                                                 FourTimes(swapped ? negated : at.threshold),
+                                                 FourTimes(~cleared & 0xFFu)});
         }
       }
       prepared->word_ends_.push_back(
