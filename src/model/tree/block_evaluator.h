@@ -5,7 +5,7 @@
 // Per pass of up to PreparedModel::items_per_pass() items: each slot's keys
 // (and, for the binned form, each bin slot's bins) are made from its column
 // into scratch; then, tree chunk by tree chunk and block of 64 items by block
-// (two blocks at a time), every tree runs in its form (prepared_model.h: a
+// (four blocks at a time on AVX2 and AVX-512, two on the baseline), every tree runs in its form (prepared_model.h: a
 // walk of eight items at a time, eight independent chains of loads that the
 // CPU overlaps, or a bitvector or oblivious form over the whole block; no
 // branch depends on the data), and each item's leaf is added to its output

@@ -128,11 +128,13 @@ struct MaskNode {
 };
 static_assert(sizeof(MaskNode) == 12);
 
-// A split of a kBinned tree as it meets one 8-leaf word: the item goes left
-// iff its bin (a signed byte: kByteBias) at bins_offset bytes from the
-// block's bins is less than threshold; when it goes to the side laid out
-// second (right, or left for a split laid out right first), the word is
-// ANDed with keep. The two bytes are stored four times over, so that a vector
+// A split of a kBinned tree as it meets one 8-leaf word: the item goes to
+// the subtree laid out second iff the byte at bins_offset bytes from the
+// block's bins is at least threshold, and the word is then ANDed with keep.
+// For a split laid out left first the byte is its bin (a signed byte:
+// kByteBias) and threshold the bin it goes left below; for one laid out
+// right first, the complemented bin and the threshold negated (bitwise not
+// reverses the order: prepared_binned.cc). The two bytes are stored four times over, so that a vector
 // register is filled from them by a plain load (a 32-bit broadcast) where
 // a byte broadcast would cost a shuffle per split.
 struct BinNode {
@@ -187,10 +189,9 @@ struct FastTree {
   // kBitvector: 32-bit words of its bitvector (leaves / 32, rounded up);
   // word w's MaskNodes are mask_nodes()[first_node + word_ends()[first_word +
   // w - 1], first_node + word_ends()[first_word + w]) (from 0 for w = 0).
-  // kBinned: the same with 8-leaf words and bin_nodes(), each word in two
-  // runs (word_ends()[first_word + 2w] and [+ 2w + 1]): the splits laid out
-  // left subtree first, then those laid out right first (prepared_binned.cc
-  // chooses which, for the fewest (split, word) pairs).
+  // kBinned: the same with 8-leaf words and bin_nodes() (prepared_binned.cc
+  // chooses which subtree of each split is laid out first, for the fewest
+  // (split, word) pairs).
   std::uint32_t words = 0;
   std::uint32_t first_word = 0;
   std::uint32_t first_leaf = 0;
@@ -203,7 +204,7 @@ struct FastTree {
 // Where Evaluate keeps what it computes, in bytes from the (64-byte aligned)
 // start of the caller's scratch: a pass's blocks (each: its slot keys slot
 // by slot, then the same slots' flipped keys: kKeyBias, then its bins bin
-// slot by bin slot, 64 bytes each), the float64 sums of
+// slot by bin slot, 64 bytes each, then the same bins complemented), the float64 sums of
 // TreeRules::Sum::kFloat64 (output by output), and a pointer per output.
 struct ScratchLayout {
   std::size_t block_bytes = 0;
