@@ -40,7 +40,7 @@ RULES = [
     ("src/backend/vm", ["calcjit/", "ir/", "math/", "model/", "backend/kernels/",
                         "backend/program/", "backend/vm/"]),
     ("src/backend/jit", ["calcjit/", "ir/", "math/", "model/", "backend/program/",
-                         "backend/jit/", "llvm/"]),
+                         "backend/kernels/", "backend/jit/", "llvm/"]),
     ("src/backend", ["calcjit/", "backend/executable.h"]),
     # The runtime assembles the stages: it may include any of them.
     ("src/runtime", ["calcjit/", "ir/", "dsl/", "math/", "model/", "opt/", "backend/",

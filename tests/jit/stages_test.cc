@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/jit/compiler.h"
 #include "backend/jit/stages.h"
 #include "backend/jit/vector_kernels.h"
 #include "calcjit/calcjit.hpp"
@@ -83,11 +84,36 @@ TEST(StagesTest, CallsStandAloneAndCrossingValuesGetBuffers) {
   EXPECT_FALSE(MakeStagePlan(piece, false).staged());
 }
 
-TEST(StagesTest, SmallPiecesStayOneLoop) {
+TEST(StagesTest, SmallPiecesWithoutCallsStayOneLoop) {
+  const Result<Engine> engine =
+      Engine::Compile(ParseText("input x; f = x * 2 + x * x - 1;"), EngineOptions{Backend::kVm});
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  EXPECT_FALSE(MakeStagePlan(OnlyLargeRegion(*engine)).staged());
+}
+
+// A small piece with calls is staged, every call's value in a buffer, and a
+// call stage is one call of the tier's column kernel per block.
+TEST(StagesTest, CallStagesCallTheColumnKernels) {
   const Result<Engine> engine =
       Engine::Compile(ParseText("input x; f = exp(x) * 2 + log(x);"), EngineOptions{Backend::kVm});
   ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-  EXPECT_FALSE(MakeStagePlan(OnlyLargeRegion(*engine)).staged());
+  const program::Region& piece = OnlyLargeRegion(*engine);
+  const StagePlan plan = MakeStagePlan(piece);
+  ASSERT_TRUE(plan.staged());
+  for (std::uint32_t v = 0; v < piece.nodes.size(); ++v) {
+    if (HasVectorKernel(piece.nodes[v].op)) {
+      EXPECT_GE(plan.buffer[v], 0);
+    }
+  }
+  EXPECT_FALSE(MakeStagePlan(piece, false).staged());
+  for (const Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+    const Result<std::string> ir = DumpPiece(piece, isa, DumpStage::kIr);
+    ASSERT_TRUE(ir.ok()) << ir.status().ToString();
+    const std::string& text = *ir;
+    EXPECT_NE(text.find("call void @" + ColumnKernelName(ir::Op::kExp, isa)), std::string::npos);
+    EXPECT_NE(text.find("call void @" + ColumnKernelName(ir::Op::kLog, isa)), std::string::npos);
+    EXPECT_EQ(text.find("calcjit_vec_"), std::string::npos) << text;
+  }
 }
 
 std::vector<std::uint32_t> Bits(const Engine& engine, std::size_t n) {
@@ -112,6 +138,27 @@ std::vector<std::uint32_t> Bits(const Engine& engine, std::size_t n) {
     }
   }
   return bits;
+}
+
+// One call alone, and pow (a binary column kernel): the column kernels give
+// the vector variants' bits, in every block and the tail.
+TEST(StagesTest, ColumnCallStagesGiveTheSameBits) {
+  const FeatureSet set =
+      ParseText("input x; input y; f = log1p(x); g = pow(abs(x), y); h = tanh(y);");
+  EngineOptions one_loop{Backend::kJit};
+  one_loop.disabled_passes = {"stage"};
+  const Result<Engine> staged = Engine::Compile(set, EngineOptions{Backend::kJit});
+  const Result<Engine> unstaged = Engine::Compile(set, one_loop);
+  const Result<Engine> reference = Engine::Compile(set, EngineOptions{Backend::kReference});
+  ASSERT_TRUE(staged.ok() && unstaged.ok() && reference.ok());
+  for (std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17},
+        static_cast<std::size_t>(kStageBlock), 2 * static_cast<std::size_t>(kStageBlock) + 33}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const std::vector<std::uint32_t> want = Bits(*reference, n);
+    EXPECT_EQ(Bits(*staged, n), want);
+    EXPECT_EQ(Bits(*unstaged, n), want);
+  }
 }
 
 TEST(StagesTest, StagedPiecesGiveTheSameBits) {

@@ -156,6 +156,11 @@ class PieceGenerator {
     length = builder_.CreateAnd(length, llvm::ConstantInt::get(i64_, -kChunk), "length");
     values_.assign(piece_.nodes.size(), nullptr);
     for (std::uint32_t s = 0; s < plan_.stage_count; ++s) {
+      const bool columns = ColumnCallStage(s);
+      if (columns) {
+        EmitColumnCalls(s, start, length);
+        if (!HasWrites(s)) continue;
+      }
       auto* loop = llvm::BasicBlock::Create(context_, "stage" + std::to_string(s), function_);
       llvm::BasicBlock* before = builder_.GetInsertBlock();
       builder_.CreateBr(loop);
@@ -168,7 +173,11 @@ class PieceGenerator {
       read_values_.assign(piece_.reads.size(), nullptr);
       std::fill(values_.begin(), values_.end(), nullptr);
       buffer_values_.assign(piece_.nodes.size(), nullptr);
-      EmitStage(s);
+      if (columns) {
+        EmitBufferedWrites(s);
+      } else {
+        EmitStage(s);
+      }
       llvm::Value* next =
           builder_.CreateAdd(j, llvm::ConstantInt::get(i64_, 1), "next", true, true);
       j->addIncoming(next, builder_.GetInsertBlock());
@@ -181,6 +190,85 @@ class PieceGenerator {
     start->addIncoming(following, builder_.GetInsertBlock());
     builder_.CreateCondBr(builder_.CreateICmpUGE(following, count), exit, head);
     stage_ = kNoStage;
+  }
+
+  // Whether stage `s` is calls only, each with its tier's column kernel and
+  // every operand a buffer of an earlier stage or an input column: then
+  // EmitColumnCalls runs it.
+  bool ColumnCallStage(std::uint32_t s) const {
+    bool any = false;
+    for (std::uint32_t v = 0; v < piece_.nodes.size(); ++v) {
+      if (plan_.stage[v] != s) continue;
+      const program::RegionNode& node = piece_.nodes[v];
+      if (!HasColumnKernel(node.op, isa_) || plan_.buffer[v] < 0) return false;
+      for (std::uint32_t o = 0; o < node.operand_count; ++o) {
+        const RegionOperand& operand = piece_.operands[node.first_operand + o];
+        const bool earlier = operand.kind == RegionOperand::Kind::kNode &&
+                             plan_.stage[operand.index] != s && plan_.buffer[operand.index] >= 0;
+        if (!earlier && operand.kind != RegionOperand::Kind::kRead) return false;
+      }
+      any = true;
+    }
+    return any;
+  }
+
+  bool HasWrites(std::uint32_t s) const {
+    for (const program::RegionWrite& write : piece_.writes) {
+      if (plan_.stage[write.node] == s) return true;
+    }
+    return false;
+  }
+
+  // Where a block's items of a node's buffer or of an input column start.
+  llvm::Value* BlockStart(const RegionOperand& operand, llvm::Value* start) {
+    if (operand.kind == RegionOperand::Kind::kRead) {
+      return builder_.CreateInBoundsGEP(float_, read_bases_[operand.index], start);
+    }
+    return BufferStart(operand.index);
+  }
+  llvm::Value* BufferStart(std::uint32_t node) {
+    return builder_.CreateInBoundsGEP(
+        float_, function_->getArg(4),
+        llvm::ConstantInt::get(i64_, static_cast<std::int64_t>(plan_.buffer[node]) * kStageBlock));
+  }
+
+  // A call stage as one call of the column kernel per node, over the block's
+  // `length` items, into the node's buffer.
+  void EmitColumnCalls(std::uint32_t s, llvm::Value* start, llvm::Value* length) {
+    for (std::uint32_t v = 0; v < piece_.nodes.size(); ++v) {
+      if (plan_.stage[v] != s) continue;
+      const program::RegionNode& node = piece_.nodes[v];
+      std::vector<llvm::Value*> arguments;
+      for (std::uint32_t o = 0; o < node.operand_count; ++o) {
+        arguments.push_back(BlockStart(piece_.operands[node.first_operand + o], start));
+      }
+      arguments.push_back(BufferStart(v));
+      arguments.push_back(length);
+      std::vector<llvm::Type*> types(node.operand_count + 1, ptr_);
+      types.push_back(i64_);
+      llvm::FunctionCallee callee = module_->getOrInsertFunction(
+          ColumnKernelName(node.op, isa_),
+          llvm::FunctionType::get(llvm::Type::getVoidTy(context_), types, false));
+      auto* call = builder_.CreateCall(callee, arguments);
+      call->addFnAttr(llvm::Attribute::NoUnwind);
+    }
+  }
+
+  // The writes of a column call stage, from the calls' buffers.
+  void EmitBufferedWrites(std::uint32_t s) {
+    for (std::size_t w = 0; w < piece_.writes.size(); ++w) {
+      const program::RegionWrite& write = piece_.writes[w];
+      if (plan_.stage[write.node] != s) continue;
+      auto* load = builder_.CreateLoad(float_, BufferSlot(write.node),
+                                       ValueName(piece_.nodes[write.node].name));
+      Tag(load);
+      llvm::Value* value = load;
+      if (write.target.loc == program::Loc::kOutput) {
+        value = Call("calcjit_canonicalize", {value}, "canonical");
+      }
+      auto* slot = builder_.CreateInBoundsGEP(float_, write_bases_[w], item_);
+      Tag(builder_.CreateStore(value, slot));
+    }
   }
 
   // The nodes of stage `s` that a later stage reads (stored to their buffers)

@@ -11,9 +11,11 @@ StagePlan MakeStagePlan(const program::Region& piece, bool allow) {
   const std::size_t count = piece.nodes.size();
   plan.stage.assign(count, 0);
   plan.buffer.assign(count, -1);
-  // A small piece stays one loop: its body fits the instruction caches and
-  // few of its values live across a call.
-  if (!allow || count <= kMaxStageNodes) return plan;
+  if (!allow) return plan;
+  for (const program::RegionNode& node : piece.nodes) plan.calls |= HasVectorKernel(node.op);
+  // A small piece without calls stays one loop: its body fits the
+  // instruction caches.
+  if (count <= kMaxStageNodes && !plan.calls) return plan;
   // Levels: even for computing, odd for calls; each node at the earliest its
   // operands allow.
   std::vector<std::uint32_t> level(count, 0);
@@ -53,6 +55,10 @@ StagePlan MakeStagePlan(const program::Region& piece, bool allow) {
   if (!plan.staged()) return plan;
   for (std::size_t v = 0; v < count; ++v) {
     const program::RegionNode& node = piece.nodes[v];
+    // A call's value in a buffer, where its column kernel puts it.
+    if (HasVectorKernel(node.op) && plan.buffer[v] < 0) {
+      plan.buffer[v] = static_cast<std::int32_t>(plan.buffer_count++);
+    }
     for (std::uint32_t o = 0; o < node.operand_count; ++o) {
       const program::RegionOperand& operand = piece.operands[node.first_operand + o];
       if (operand.kind != program::RegionOperand::Kind::kNode) continue;

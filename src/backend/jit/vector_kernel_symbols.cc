@@ -4,6 +4,7 @@
 #include <string>
 
 #include "backend/jit/vector_kernels.h"
+#include "backend/kernels/kernels.h"
 
 #define CALCJIT_VARIANT_PARAMS_1 v
 #define CALCJIT_VARIANT_PARAMS_2 vv
@@ -25,6 +26,10 @@ extern "C" {
 namespace calcjit::jit {
 
 namespace {
+
+const char* TierName(Isa isa) {
+  return isa == Isa::kAvx512 ? "avx512" : isa == Isa::kAvx2 ? "avx2" : "baseline";
+}
 
 const char* Params(int arity) {
   return arity == 1 ? "v" : "vv";
@@ -49,8 +54,29 @@ std::vector<VectorVariant> VectorVariants(ir::Op op, Isa isa) {
   return variants;
 }
 
+std::string ColumnKernelName(ir::Op op, Isa isa) {
+  return "calcjit_col_" + std::string(ir::Info(op).name) + "_" + TierName(isa);
+}
+
+bool HasColumnKernel(ir::Op op, Isa isa) {
+  const kernels::KernelTable& table = kernels::KernelsFor(isa);
+  const int i = static_cast<int>(op);
+  return HasVectorKernel(op) &&
+         (ArityOf(op) == 1 ? table.unary[i] != nullptr : table.binary[i] != nullptr);
+}
+
 std::vector<KernelSymbol> VectorKernelSymbols() {
   std::vector<KernelSymbol> symbols;
+  for (const Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+    const kernels::KernelTable& table = kernels::KernelsFor(isa);
+    for (int i = 0; i < ir::kOpCount; ++i) {
+      const auto op = static_cast<ir::Op>(i);
+      if (!HasVectorKernel(op)) continue;
+      void* column = ArityOf(op) == 1 ? reinterpret_cast<void*>(table.unary[i])
+                                      : reinterpret_cast<void*>(table.binary[i]);
+      if (column != nullptr) symbols.push_back({ColumnKernelName(op, isa), column});
+    }
+  }
   auto add = [&](ir::Op op, void* scalar, void* sse, void* avx2, void* avx512) {
     const std::string name(ir::Info(op).name);
     const std::string suffix = std::string(Params(ArityOf(op))) + "_calcjit_vec_" + name;

@@ -39,6 +39,13 @@ struct KernelSymbol {
 };
 std::vector<KernelSymbol> VectorKernelSymbols();
 
+// The column kernel of a tier (backend/kernels: the VM's own loop over a
+// column, void(a, [b,] out, n)) for an expensive kernel: a call stage of a
+// staged piece calls it once per block instead of a vector variant once per
+// 16 items (stages.h). Its symbol is among VectorKernelSymbols().
+std::string ColumnKernelName(ir::Op op, Isa isa);
+bool HasColumnKernel(ir::Op op, Isa isa);
+
 }  // namespace calcjit::jit
 
 #endif  // CALCJIT_BACKEND_JIT_VECTOR_KERNELS_H_

@@ -31,10 +31,8 @@ source_filename = "calcjit.relevance"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-@llvm.compiler.used = appending global [2 x ptr] [ptr @_ZGVbN4v_calcjit_vec_Sigmoid, ptr @_ZGVdN8v_calcjit_vec_Sigmoid], section "llvm.metadata"
-
-; Function Attrs: nounwind memory(readwrite, inaccessiblemem: none)
-define void @calcjit.relevance(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture readnone %stage) local_unnamed_addr #0 {
+; Function Attrs: nounwind
+define void @calcjit.relevance(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture %stage) local_unnamed_addr #0 {
 entry:
   %bm25 = load ptr, ptr %reads, align 8
   %0 = getelementptr inbounds ptr, ptr %reads, i64 1
@@ -44,38 +42,114 @@ entry:
   %out.relevance1 = load ptr, ptr %1, align 8
   %count = and i64 %n, -16
   %empty = icmp eq i64 %count, 0
-  br i1 %empty, label %done, label %vector.body
+  br i1 %empty, label %done, label %items.preheader
 
-vector.body:                                      ; preds = %entry, %vector.body
-  %index = phi i64 [ %index.next, %vector.body ], [ 0, %entry ]
-  %2 = getelementptr inbounds float, ptr %bm25, i64 %index
-  %wide.load = load <8 x float>, ptr %2, align 4, !llvm.access.group !5
-  %3 = fmul <8 x float> %wide.load, <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>
-  %4 = getelementptr inbounds float, ptr %title_match, i64 %index
-  %wide.load6 = load <8 x float>, ptr %4, align 4, !llvm.access.group !5
-  %5 = fadd <8 x float> %3, %wide.load6
-  %6 = tail call <8 x float> @_ZGVdN8v_calcjit_vec_Sigmoid(<8 x float> %5) #2
-  %7 = fcmp uno <8 x float> %6, zeroinitializer
-  %8 = select <8 x i1> %7, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %6
-  %9 = getelementptr inbounds float, ptr %out.relevance, i64 %index
-  store <8 x float> %8, ptr %9, align 4, !llvm.access.group !5
-  %10 = getelementptr inbounds float, ptr %out.relevance1, i64 %index
-  store <8 x float> %6, ptr %10, align 4, !llvm.access.group !5
-  %index.next = add nuw i64 %index, 8
-  %11 = icmp eq i64 %index.next, %count
-  br i1 %11, label %done, label %vector.body, !llvm.loop !6
+items.preheader:                                  ; preds = %entry
+  %2 = getelementptr inbounds float, ptr %stage, i64 512
+  br label %items
 
-done:                                             ; preds = %vector.body, %entry
+items:                                            ; preds = %items.preheader, %stage1.done
+  %indvar = phi i64 [ 0, %items.preheader ], [ %indvar.next, %stage1.done ]
+  %block = phi i64 [ 0, %items.preheader ], [ %next.block, %stage1.done ]
+  %3 = shl i64 %indvar, 9
+  %4 = sub i64 %count, %3
+  %umin11 = tail call i64 @llvm.umin.i64(i64 %4, i64 512)
+  %5 = shl i64 %indvar, 9
+  %6 = sub i64 %count, %5
+  %umin = tail call i64 @llvm.umin.i64(i64 %6, i64 512)
+  %rest = sub nuw nsw i64 %count, %block
+  %7 = tail call i64 @llvm.umin.i64(i64 %rest, i64 512)
+  %min.iters.check14 = icmp eq i64 %umin11, 0
+  br i1 %min.iters.check14, label %stage0, label %vector.body20
+
+vector.body20:                                    ; preds = %items, %vector.body20
+  %index21 = phi i64 [ %index.next24, %vector.body20 ], [ 0, %items ]
+  %8 = add nuw nsw i64 %index21, %block
+  %9 = getelementptr inbounds float, ptr %bm25, i64 %8
+  %wide.load22 = load <8 x float>, ptr %9, align 4, !llvm.access.group !5
+  %10 = fmul <8 x float> %wide.load22, <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>
+  %11 = getelementptr inbounds float, ptr %title_match, i64 %8
+  %wide.load23 = load <8 x float>, ptr %11, align 4, !llvm.access.group !5
+  %12 = fadd <8 x float> %10, %wide.load23
+  %13 = add nuw nsw i64 %index21, 512
+  %14 = getelementptr inbounds float, ptr %stage, i64 %13
+  store <8 x float> %12, ptr %14, align 4, !llvm.access.group !5
+  %index.next24 = add nuw i64 %index21, 8
+  %15 = icmp eq i64 %index.next24, %umin11
+  br i1 %15, label %stage0.done, label %vector.body20, !llvm.loop !6
+
+done:                                             ; preds = %stage1.done, %entry
   ret void
+
+stage0:                                           ; preds = %items, %stage0
+  %j = phi i64 [ %next, %stage0 ], [ 0, %items ]
+  %i = add nuw nsw i64 %j, %block
+  %16 = getelementptr inbounds float, ptr %bm25, i64 %i
+  %bm252 = load float, ptr %16, align 4, !llvm.access.group !5
+  %17 = fmul float %bm252, 0x3FB99999A0000000
+  %18 = getelementptr inbounds float, ptr %title_match, i64 %i
+  %title_match3 = load float, ptr %18, align 4, !llvm.access.group !5
+  %19 = fadd float %17, %title_match3
+  %20 = add nuw nsw i64 %j, 512
+  %21 = getelementptr inbounds float, ptr %stage, i64 %20
+  store float %19, ptr %21, align 4, !llvm.access.group !5
+  %next = add nuw nsw i64 %j, 1
+  %22 = icmp eq i64 %next, %7
+  br i1 %22, label %stage0.done, label %stage0, !llvm.loop !10
+
+stage0.done:                                      ; preds = %vector.body20, %stage0
+  tail call void @calcjit_col_Sigmoid_avx2(ptr nonnull %2, ptr nonnull %stage, i64 %7) #3
+  %min.iters.check = icmp eq i64 %umin, 0
+  br i1 %min.iters.check, label %stage1, label %vector.body
+
+vector.body:                                      ; preds = %stage0.done, %vector.body
+  %index = phi i64 [ %index.next, %vector.body ], [ 0, %stage0.done ]
+  %23 = add nuw nsw i64 %index, %block
+  %24 = getelementptr inbounds float, ptr %stage, i64 %index
+  %wide.load = load <8 x float>, ptr %24, align 4, !llvm.access.group !5
+  %25 = fcmp uno <8 x float> %wide.load, zeroinitializer
+  %26 = select <8 x i1> %25, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %wide.load
+  %27 = getelementptr inbounds float, ptr %out.relevance, i64 %23
+  store <8 x float> %26, ptr %27, align 4, !llvm.access.group !5
+  %wide.load10 = load <8 x float>, ptr %24, align 4, !llvm.access.group !5
+  %28 = getelementptr inbounds float, ptr %out.relevance1, i64 %23
+  store <8 x float> %wide.load10, ptr %28, align 4, !llvm.access.group !5
+  %index.next = add nuw i64 %index, 8
+  %29 = icmp eq i64 %index.next, %umin
+  br i1 %29, label %stage1.done, label %vector.body, !llvm.loop !11
+
+stage1:                                           ; preds = %stage0.done, %stage1
+  %j5 = phi i64 [ %next9, %stage1 ], [ 0, %stage0.done ]
+  %i6 = add nuw nsw i64 %j5, %block
+  %30 = getelementptr inbounds float, ptr %stage, i64 %j5
+  %relevance7 = load float, ptr %30, align 4, !llvm.access.group !5
+  %31 = fcmp uno float %relevance7, 0.000000e+00
+  %32 = select i1 %31, float 0x7FF8000000000000, float %relevance7
+  %33 = getelementptr inbounds float, ptr %out.relevance, i64 %i6
+  store float %32, ptr %33, align 4, !llvm.access.group !5
+  %relevance8 = load float, ptr %30, align 4, !llvm.access.group !5
+  %34 = getelementptr inbounds float, ptr %out.relevance1, i64 %i6
+  store float %relevance8, ptr %34, align 4, !llvm.access.group !5
+  %next9 = add nuw nsw i64 %j5, 1
+  %35 = icmp eq i64 %next9, %7
+  br i1 %35, label %stage1.done, label %stage1, !llvm.loop !12
+
+stage1.done:                                      ; preds = %vector.body, %stage1
+  %next.block = add nuw nsw i64 %block, 512
+  %.not = icmp ult i64 %next.block, %count
+  %indvar.next = add i64 %indvar, 1
+  br i1 %.not, label %items, label %done
 }
 
-declare <4 x float> @_ZGVbN4v_calcjit_vec_Sigmoid(<4 x float>) #1
+declare void @calcjit_col_Sigmoid_avx2(ptr, ptr, i64) local_unnamed_addr #1
 
-declare <8 x float> @_ZGVdN8v_calcjit_vec_Sigmoid(<8 x float>) #1
+; Function Attrs: nocallback nofree nosync nounwind speculatable willreturn memory(none)
+declare i64 @llvm.umin.i64(i64, i64) #2
 
-attributes #0 = { nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+attributes #0 = { nounwind "target-cpu"="x86-64-v3" }
 attributes #1 = { "target-cpu"="x86-64-v3" }
-attributes #2 = { nounwind }
+attributes #2 = { nocallback nofree nosync nounwind speculatable willreturn memory(none) }
+attributes #3 = { nounwind }
 
 !llvm.linker.options = !{}
 !llvm.ident = !{!0}
@@ -91,6 +165,9 @@ attributes #2 = { nounwind }
 !7 = !{!"llvm.loop.parallel_accesses", !5}
 !8 = !{!"llvm.loop.isvectorized", i32 1}
 !9 = !{!"llvm.loop.unroll.runtime.disable"}
+!10 = distinct !{!10, !7, !9, !8}
+!11 = distinct !{!11, !7, !8, !9}
+!12 = distinct !{!12, !7, !9, !8}
 
 ; ---- region 'share..score' ----
 ; ModuleID = 'calcjit.share..score'

@@ -48,8 +48,6 @@ fill out12 = s12
 ; ModuleID = 'calcjit.relevance'
 source_filename = "calcjit.relevance"
 
-@llvm.compiler.used = appending global [2 x ptr] [ptr @_ZGVbN4v_calcjit_vec_Sigmoid, ptr @_ZGVdN8v_calcjit_vec_Sigmoid], section "llvm.metadata"
-
 ; Function Attrs: nounwind
 define void @calcjit.relevance(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture %stage) #0 {
 entry:
@@ -65,47 +63,78 @@ entry:
   %empty = icmp eq i64 %count, 0
   br i1 %empty, label %done, label %items
 
-items:                                            ; preds = %items, %entry
-  %i = phi i64 [ 0, %entry ], [ %next, %items ]
-  %4 = getelementptr inbounds float, ptr %bm25, i64 %i
-  %bm252 = load float, ptr %4, align 4, !llvm.access.group !0
-  %relevance = call float @calcjit_op_Mul(float %bm252, float 0x3FB99999A0000000)
-  %5 = getelementptr inbounds float, ptr %title_match, i64 %i
-  %title_match3 = load float, ptr %5, align 4, !llvm.access.group !0
-  %relevance4 = call float @calcjit_op_Add(float %relevance, float %title_match3)
-  %relevance5 = call float @calcjit_vec_Sigmoid(float %relevance4) #1
-  %canonical = call float @calcjit_canonicalize(float %relevance5)
-  %6 = getelementptr inbounds float, ptr %out.relevance, i64 %i
-  store float %canonical, ptr %6, align 4, !llvm.access.group !0
-  %7 = getelementptr inbounds float, ptr %out.relevance1, i64 %i
-  store float %relevance5, ptr %7, align 4, !llvm.access.group !0
-  %next = add nuw nsw i64 %i, 1
-  %last = icmp eq i64 %next, %count
-  br i1 %last, label %done, label %items, !llvm.loop !1
+items:                                            ; preds = %stage1.done, %entry
+  %block = phi i64 [ 0, %entry ], [ %next.block, %stage1.done ]
+  %rest = sub nuw nsw i64 %count, %block
+  %4 = icmp ult i64 %rest, 512
+  %5 = select i1 %4, i64 %rest, i64 512
+  %length = and i64 %5, -16
+  br label %stage0
 
-done:                                             ; preds = %items, %entry
+done:                                             ; preds = %stage1.done, %entry
   ret void
+
+stage0:                                           ; preds = %stage0, %items
+  %j = phi i64 [ 0, %items ], [ %next, %stage0 ]
+  %i = add nuw nsw i64 %block, %j
+  %6 = getelementptr inbounds float, ptr %bm25, i64 %i
+  %bm252 = load float, ptr %6, align 4, !llvm.access.group !0
+  %relevance = call float @calcjit_op_Mul(float %bm252, float 0x3FB99999A0000000)
+  %7 = getelementptr inbounds float, ptr %title_match, i64 %i
+  %title_match3 = load float, ptr %7, align 4, !llvm.access.group !0
+  %relevance4 = call float @calcjit_op_Add(float %relevance, float %title_match3)
+  %8 = add nuw nsw i64 512, %j
+  %9 = getelementptr inbounds float, ptr %stage, i64 %8
+  store float %relevance4, ptr %9, align 4, !llvm.access.group !0
+  %next = add nuw nsw i64 %j, 1
+  %10 = icmp eq i64 %next, %length
+  br i1 %10, label %stage0.done, label %stage0, !llvm.loop !1
+
+stage0.done:                                      ; preds = %stage0
+  %11 = getelementptr inbounds float, ptr %stage, i64 512
+  %12 = getelementptr inbounds float, ptr %stage, i64 0
+  call void @calcjit_col_Sigmoid_avx2(ptr %11, ptr %12, i64 %length) #0
+  br label %stage1
+
+stage1:                                           ; preds = %stage1, %stage0.done
+  %j5 = phi i64 [ 0, %stage0.done ], [ %next9, %stage1 ]
+  %i6 = add nuw nsw i64 %block, %j5
+  %13 = add nuw nsw i64 0, %j5
+  %14 = getelementptr inbounds float, ptr %stage, i64 %13
+  %relevance7 = load float, ptr %14, align 4, !llvm.access.group !0
+  %canonical = call float @calcjit_canonicalize(float %relevance7)
+  %15 = getelementptr inbounds float, ptr %out.relevance, i64 %i6
+  store float %canonical, ptr %15, align 4, !llvm.access.group !0
+  %16 = add nuw nsw i64 0, %j5
+  %17 = getelementptr inbounds float, ptr %stage, i64 %16
+  %relevance8 = load float, ptr %17, align 4, !llvm.access.group !0
+  %18 = getelementptr inbounds float, ptr %out.relevance1, i64 %i6
+  store float %relevance8, ptr %18, align 4, !llvm.access.group !0
+  %next9 = add nuw nsw i64 %j5, 1
+  %19 = icmp eq i64 %next9, %length
+  br i1 %19, label %stage1.done, label %stage1, !llvm.loop !4
+
+stage1.done:                                      ; preds = %stage1
+  %next.block = add nuw nsw i64 %block, 512
+  %20 = icmp uge i64 %next.block, %count
+  br i1 %20, label %done, label %items
 }
 
 declare float @calcjit_op_Mul(float, float)
 
 declare float @calcjit_op_Add(float, float)
 
-declare <4 x float> @_ZGVbN4v_calcjit_vec_Sigmoid(<4 x float>)
-
-declare <8 x float> @_ZGVdN8v_calcjit_vec_Sigmoid(<8 x float>)
-
-declare float @calcjit_vec_Sigmoid(float)
+declare void @calcjit_col_Sigmoid_avx2(ptr, ptr, i64)
 
 declare float @calcjit_canonicalize(float)
 
 attributes #0 = { nounwind }
-attributes #1 = { nounwind willreturn memory(none) "vector-function-abi-variant"="_ZGVbN4v_calcjit_vec_Sigmoid(_ZGVbN4v_calcjit_vec_Sigmoid),_ZGVdN8v_calcjit_vec_Sigmoid(_ZGVdN8v_calcjit_vec_Sigmoid)" }
 
 !0 = distinct !{}
 !1 = distinct !{!1, !2, !3}
 !2 = !{!"llvm.loop.parallel_accesses", !0}
 !3 = !{!"llvm.loop.interleave.count", i32 1}
+!4 = distinct !{!4, !2, !3}
 
 ; ---- region 'gap..ctr' ----
 ; ModuleID = 'calcjit.gap..ctr'

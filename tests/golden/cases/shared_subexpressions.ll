@@ -25,8 +25,6 @@ phase 0
 ; ModuleID = 'calcjit.a..c'
 source_filename = "calcjit.a..c"
 
-@llvm.compiler.used = appending global [2 x ptr] [ptr @_ZGVbN4v_calcjit_vec_Log1p, ptr @_ZGVdN8v_calcjit_vec_Log1p], section "llvm.metadata"
-
 ; Function Attrs: nounwind
 define void @calcjit.a..c(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture %stage) #0 {
 entry:
@@ -48,51 +46,85 @@ entry:
   %empty = icmp eq i64 %count, 0
   br i1 %empty, label %done, label %items
 
-items:                                            ; preds = %items, %entry
-  %i = phi i64 [ 0, %entry ], [ %next, %items ]
-  %7 = getelementptr inbounds float, ptr %price, i64 %i
-  %price2 = load float, ptr %7, align 4, !llvm.access.group !0
-  %a = call float @calcjit_op_Abs(float %price2)
-  %a3 = call float @calcjit_vec_Log1p(float %a) #1
-  %8 = getelementptr inbounds float, ptr %clicks, i64 %i
-  %clicks4 = load float, ptr %8, align 4, !llvm.access.group !0
-  %a5 = call float @calcjit_op_Mul(float 5.000000e-01, float %clicks4)
-  %a6 = call float @calcjit_op_Add(float %a3, float %a5)
-  %canonical = call float @calcjit_canonicalize(float %a6)
-  %9 = getelementptr inbounds float, ptr %out.a, i64 %i
-  store float %canonical, ptr %9, align 4, !llvm.access.group !0
-  %b = call float @calcjit_op_Div(float %a3, float %q)
-  %b7 = call float @calcjit_op_Add(float %a6, float %b)
-  %canonical8 = call float @calcjit_canonicalize(float %b7)
-  %10 = getelementptr inbounds float, ptr %out.b, i64 %i
-  store float %canonical8, ptr %10, align 4, !llvm.access.group !0
-  %c = call float @calcjit_op_Mul(float %a6, float 2.500000e-01)
-  %c9 = call float @calcjit_op_Mul(float %b7, float 7.500000e-01)
-  %c10 = call float @calcjit_op_Add(float %c, float %c9)
-  %c11 = call float @calcjit_op_Add(float 6.000000e+00, float %c10)
-  %canonical12 = call float @calcjit_canonicalize(float %c11)
-  %11 = getelementptr inbounds float, ptr %out.c, i64 %i
-  store float %canonical12, ptr %11, align 4, !llvm.access.group !0
-  %canonical13 = call float @calcjit_canonicalize(float %c11)
-  %12 = getelementptr inbounds float, ptr %out.c1, i64 %i
-  store float %canonical13, ptr %12, align 4, !llvm.access.group !0
-  %next = add nuw nsw i64 %i, 1
-  %last = icmp eq i64 %next, %count
-  br i1 %last, label %done, label %items, !llvm.loop !1
+items:                                            ; preds = %stage2.done, %entry
+  %block = phi i64 [ 0, %entry ], [ %next.block, %stage2.done ]
+  %rest = sub nuw nsw i64 %count, %block
+  %7 = icmp ult i64 %rest, 512
+  %8 = select i1 %7, i64 %rest, i64 512
+  %length = and i64 %8, -16
+  br label %stage0
 
-done:                                             ; preds = %items, %entry
+done:                                             ; preds = %stage2.done, %entry
   ret void
+
+stage0:                                           ; preds = %stage0, %items
+  %j = phi i64 [ 0, %items ], [ %next, %stage0 ]
+  %i = add nuw nsw i64 %block, %j
+  %9 = getelementptr inbounds float, ptr %price, i64 %i
+  %price2 = load float, ptr %9, align 4, !llvm.access.group !0
+  %a = call float @calcjit_op_Abs(float %price2)
+  %10 = add nuw nsw i64 512, %j
+  %11 = getelementptr inbounds float, ptr %stage, i64 %10
+  store float %a, ptr %11, align 4, !llvm.access.group !0
+  %12 = getelementptr inbounds float, ptr %clicks, i64 %i
+  %clicks3 = load float, ptr %12, align 4, !llvm.access.group !0
+  %a4 = call float @calcjit_op_Mul(float 5.000000e-01, float %clicks3)
+  %13 = add nuw nsw i64 1024, %j
+  %14 = getelementptr inbounds float, ptr %stage, i64 %13
+  store float %a4, ptr %14, align 4, !llvm.access.group !0
+  %next = add nuw nsw i64 %j, 1
+  %15 = icmp eq i64 %next, %length
+  br i1 %15, label %stage0.done, label %stage0, !llvm.loop !1
+
+stage0.done:                                      ; preds = %stage0
+  %16 = getelementptr inbounds float, ptr %stage, i64 512
+  %17 = getelementptr inbounds float, ptr %stage, i64 0
+  call void @calcjit_col_Log1p_avx2(ptr %16, ptr %17, i64 %length) #0
+  br label %stage2
+
+stage2:                                           ; preds = %stage2, %stage0.done
+  %j5 = phi i64 [ 0, %stage0.done ], [ %next17, %stage2 ]
+  %i6 = add nuw nsw i64 %block, %j5
+  %18 = add nuw nsw i64 0, %j5
+  %19 = getelementptr inbounds float, ptr %stage, i64 %18
+  %a7 = load float, ptr %19, align 4, !llvm.access.group !0
+  %20 = add nuw nsw i64 1024, %j5
+  %21 = getelementptr inbounds float, ptr %stage, i64 %20
+  %a8 = load float, ptr %21, align 4, !llvm.access.group !0
+  %a9 = call float @calcjit_op_Add(float %a7, float %a8)
+  %canonical = call float @calcjit_canonicalize(float %a9)
+  %22 = getelementptr inbounds float, ptr %out.a, i64 %i6
+  store float %canonical, ptr %22, align 4, !llvm.access.group !0
+  %b = call float @calcjit_op_Div(float %a7, float %q)
+  %b10 = call float @calcjit_op_Add(float %a9, float %b)
+  %canonical11 = call float @calcjit_canonicalize(float %b10)
+  %23 = getelementptr inbounds float, ptr %out.b, i64 %i6
+  store float %canonical11, ptr %23, align 4, !llvm.access.group !0
+  %c = call float @calcjit_op_Mul(float %a9, float 2.500000e-01)
+  %c12 = call float @calcjit_op_Mul(float %b10, float 7.500000e-01)
+  %c13 = call float @calcjit_op_Add(float %c, float %c12)
+  %c14 = call float @calcjit_op_Add(float 6.000000e+00, float %c13)
+  %canonical15 = call float @calcjit_canonicalize(float %c14)
+  %24 = getelementptr inbounds float, ptr %out.c, i64 %i6
+  store float %canonical15, ptr %24, align 4, !llvm.access.group !0
+  %canonical16 = call float @calcjit_canonicalize(float %c14)
+  %25 = getelementptr inbounds float, ptr %out.c1, i64 %i6
+  store float %canonical16, ptr %25, align 4, !llvm.access.group !0
+  %next17 = add nuw nsw i64 %j5, 1
+  %26 = icmp eq i64 %next17, %length
+  br i1 %26, label %stage2.done, label %stage2, !llvm.loop !4
+
+stage2.done:                                      ; preds = %stage2
+  %next.block = add nuw nsw i64 %block, 512
+  %27 = icmp uge i64 %next.block, %count
+  br i1 %27, label %done, label %items
 }
 
 declare float @calcjit_op_Abs(float)
 
-declare <4 x float> @_ZGVbN4v_calcjit_vec_Log1p(<4 x float>)
-
-declare <8 x float> @_ZGVdN8v_calcjit_vec_Log1p(<8 x float>)
-
-declare float @calcjit_vec_Log1p(float)
-
 declare float @calcjit_op_Mul(float, float)
+
+declare void @calcjit_col_Log1p_avx2(ptr, ptr, i64)
 
 declare float @calcjit_op_Add(float, float)
 
@@ -101,9 +133,9 @@ declare float @calcjit_canonicalize(float)
 declare float @calcjit_op_Div(float, float)
 
 attributes #0 = { nounwind }
-attributes #1 = { nounwind willreturn memory(none) "vector-function-abi-variant"="_ZGVbN4v_calcjit_vec_Log1p(_ZGVbN4v_calcjit_vec_Log1p),_ZGVdN8v_calcjit_vec_Log1p(_ZGVdN8v_calcjit_vec_Log1p)" }
 
 !0 = distinct !{}
 !1 = distinct !{!1, !2, !3}
 !2 = !{!"llvm.loop.parallel_accesses", !0}
 !3 = !{!"llvm.loop.interleave.count", i32 1}
+!4 = distinct !{!4, !2, !3}

@@ -27,14 +27,13 @@ source_filename = "calcjit.a..c"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-@llvm.compiler.used = appending global [2 x ptr] [ptr @_ZGVbN4v_calcjit_vec_Log1p, ptr @_ZGVdN8v_calcjit_vec_Log1p], section "llvm.metadata"
-
-; Function Attrs: nounwind memory(readwrite, inaccessiblemem: none)
-define void @calcjit.a..c(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture readnone %stage) local_unnamed_addr #0 {
+; Function Attrs: nounwind
+define void @calcjit.a..c(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture %stage) local_unnamed_addr #0 {
 entry:
   %price = load ptr, ptr %reads, align 8
   %0 = getelementptr inbounds ptr, ptr %reads, i64 1
   %clicks = load ptr, ptr %0, align 8
+  %q = load float, ptr %scalars, align 4
   %out.a = load ptr, ptr %writes, align 8
   %1 = getelementptr inbounds ptr, ptr %writes, i64 1
   %out.b = load ptr, ptr %1, align 8
@@ -44,60 +43,156 @@ entry:
   %out.c1 = load ptr, ptr %3, align 8
   %count = and i64 %n, -16
   %empty = icmp eq i64 %count, 0
-  br i1 %empty, label %done, label %vector.ph
+  br i1 %empty, label %done, label %items.preheader
 
-vector.ph:                                        ; preds = %entry
-  %q = load float, ptr %scalars, align 4
+items.preheader:                                  ; preds = %entry
+  %4 = getelementptr inbounds float, ptr %stage, i64 512
   %broadcast.splatinsert = insertelement <8 x float> poison, float %q, i64 0
   %broadcast.splat = shufflevector <8 x float> %broadcast.splatinsert, <8 x float> poison, <8 x i32> zeroinitializer
-  br label %vector.body
+  br label %items
 
-vector.body:                                      ; preds = %vector.body, %vector.ph
-  %index = phi i64 [ 0, %vector.ph ], [ %index.next, %vector.body ]
-  %4 = getelementptr inbounds float, ptr %price, i64 %index
-  %wide.load = load <8 x i32>, ptr %4, align 4, !llvm.access.group !5
-  %5 = and <8 x i32> %wide.load, <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>
-  %6 = bitcast <8 x i32> %5 to <8 x float>
-  %7 = tail call <8 x float> @_ZGVdN8v_calcjit_vec_Log1p(<8 x float> %6) #2
-  %8 = getelementptr inbounds float, ptr %clicks, i64 %index
-  %wide.load15 = load <8 x float>, ptr %8, align 4, !llvm.access.group !5
-  %9 = fmul <8 x float> %wide.load15, <float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01>
-  %10 = fadd <8 x float> %7, %9
-  %11 = fcmp uno <8 x float> %10, zeroinitializer
-  %12 = select <8 x i1> %11, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %10
-  %13 = getelementptr inbounds float, ptr %out.a, i64 %index
-  store <8 x float> %12, ptr %13, align 4, !llvm.access.group !5
-  %14 = fdiv <8 x float> %7, %broadcast.splat
-  %15 = fadd <8 x float> %14, %10
-  %16 = fcmp uno <8 x float> %15, zeroinitializer
-  %17 = select <8 x i1> %16, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %15
-  %18 = getelementptr inbounds float, ptr %out.b, i64 %index
-  store <8 x float> %17, ptr %18, align 4, !llvm.access.group !5
-  %19 = fmul <8 x float> %10, <float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01>
-  %20 = fmul <8 x float> %15, <float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01>
-  %21 = fadd <8 x float> %19, %20
-  %22 = fadd <8 x float> %21, <float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00>
-  %23 = fcmp uno <8 x float> %22, zeroinitializer
-  %24 = select <8 x i1> %23, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %22
-  %25 = getelementptr inbounds float, ptr %out.c, i64 %index
-  store <8 x float> %24, ptr %25, align 4, !llvm.access.group !5
-  %26 = getelementptr inbounds float, ptr %out.c1, i64 %index
-  store <8 x float> %24, ptr %26, align 4, !llvm.access.group !5
-  %index.next = add nuw i64 %index, 8
-  %27 = icmp eq i64 %index.next, %count
-  br i1 %27, label %done, label %vector.body, !llvm.loop !6
+items:                                            ; preds = %items.preheader, %stage2.done
+  %indvar = phi i64 [ 0, %items.preheader ], [ %indvar.next, %stage2.done ]
+  %block = phi i64 [ 0, %items.preheader ], [ %next.block, %stage2.done ]
+  %5 = shl i64 %indvar, 9
+  %6 = sub i64 %count, %5
+  %umin20 = tail call i64 @llvm.umin.i64(i64 %6, i64 512)
+  %7 = shl i64 %indvar, 9
+  %8 = sub i64 %count, %7
+  %umin = tail call i64 @llvm.umin.i64(i64 %8, i64 512)
+  %rest = sub nuw nsw i64 %count, %block
+  %9 = tail call i64 @llvm.umin.i64(i64 %rest, i64 512)
+  %min.iters.check23 = icmp eq i64 %umin20, 0
+  br i1 %min.iters.check23, label %stage0, label %vector.body29
 
-done:                                             ; preds = %vector.body, %entry
+vector.body29:                                    ; preds = %items, %vector.body29
+  %index30 = phi i64 [ %index.next33, %vector.body29 ], [ 0, %items ]
+  %10 = add nuw nsw i64 %index30, %block
+  %11 = getelementptr inbounds float, ptr %price, i64 %10
+  %wide.load31 = load <8 x i32>, ptr %11, align 4, !llvm.access.group !5
+  %12 = and <8 x i32> %wide.load31, <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>
+  %13 = add nuw nsw i64 %index30, 512
+  %14 = getelementptr inbounds float, ptr %stage, i64 %13
+  store <8 x i32> %12, ptr %14, align 4, !llvm.access.group !5
+  %15 = getelementptr inbounds float, ptr %clicks, i64 %10
+  %wide.load32 = load <8 x float>, ptr %15, align 4, !llvm.access.group !5
+  %16 = fmul <8 x float> %wide.load32, <float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01>
+  %17 = add nuw nsw i64 %index30, 1024
+  %18 = getelementptr inbounds float, ptr %stage, i64 %17
+  store <8 x float> %16, ptr %18, align 4, !llvm.access.group !5
+  %index.next33 = add nuw i64 %index30, 8
+  %19 = icmp eq i64 %index.next33, %umin20
+  br i1 %19, label %stage0.done, label %vector.body29, !llvm.loop !6
+
+done:                                             ; preds = %stage2.done, %entry
   ret void
+
+stage0:                                           ; preds = %items, %stage0
+  %j = phi i64 [ %next, %stage0 ], [ 0, %items ]
+  %i = add nuw nsw i64 %j, %block
+  %20 = getelementptr inbounds float, ptr %price, i64 %i
+  %price218 = load i32, ptr %20, align 4, !llvm.access.group !5
+  %21 = and i32 %price218, 2147483647
+  %22 = add nuw nsw i64 %j, 512
+  %23 = getelementptr inbounds float, ptr %stage, i64 %22
+  store i32 %21, ptr %23, align 4, !llvm.access.group !5
+  %24 = getelementptr inbounds float, ptr %clicks, i64 %i
+  %clicks3 = load float, ptr %24, align 4, !llvm.access.group !5
+  %25 = fmul float %clicks3, 5.000000e-01
+  %26 = add nuw nsw i64 %j, 1024
+  %27 = getelementptr inbounds float, ptr %stage, i64 %26
+  store float %25, ptr %27, align 4, !llvm.access.group !5
+  %next = add nuw nsw i64 %j, 1
+  %28 = icmp eq i64 %next, %9
+  br i1 %28, label %stage0.done, label %stage0, !llvm.loop !10
+
+stage0.done:                                      ; preds = %vector.body29, %stage0
+  tail call void @calcjit_col_Log1p_avx2(ptr nonnull %4, ptr nonnull %stage, i64 %9) #3
+  %min.iters.check = icmp eq i64 %umin, 0
+  br i1 %min.iters.check, label %stage2, label %vector.body
+
+vector.body:                                      ; preds = %stage0.done, %vector.body
+  %index = phi i64 [ %index.next, %vector.body ], [ 0, %stage0.done ]
+  %29 = add nuw nsw i64 %index, %block
+  %30 = getelementptr inbounds float, ptr %stage, i64 %index
+  %wide.load = load <8 x float>, ptr %30, align 4, !llvm.access.group !5
+  %31 = add nuw nsw i64 %index, 1024
+  %32 = getelementptr inbounds float, ptr %stage, i64 %31
+  %wide.load19 = load <8 x float>, ptr %32, align 4, !llvm.access.group !5
+  %33 = fadd <8 x float> %wide.load, %wide.load19
+  %34 = fcmp uno <8 x float> %33, zeroinitializer
+  %35 = select <8 x i1> %34, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %33
+  %36 = getelementptr inbounds float, ptr %out.a, i64 %29
+  store <8 x float> %35, ptr %36, align 4, !llvm.access.group !5
+  %37 = fdiv <8 x float> %wide.load, %broadcast.splat
+  %38 = fadd <8 x float> %37, %33
+  %39 = fcmp uno <8 x float> %38, zeroinitializer
+  %40 = select <8 x i1> %39, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %38
+  %41 = getelementptr inbounds float, ptr %out.b, i64 %29
+  store <8 x float> %40, ptr %41, align 4, !llvm.access.group !5
+  %42 = fmul <8 x float> %33, <float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01>
+  %43 = fmul <8 x float> %38, <float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01>
+  %44 = fadd <8 x float> %42, %43
+  %45 = fadd <8 x float> %44, <float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00>
+  %46 = fcmp uno <8 x float> %45, zeroinitializer
+  %47 = select <8 x i1> %46, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %45
+  %48 = getelementptr inbounds float, ptr %out.c, i64 %29
+  store <8 x float> %47, ptr %48, align 4, !llvm.access.group !5
+  %49 = getelementptr inbounds float, ptr %out.c1, i64 %29
+  store <8 x float> %47, ptr %49, align 4, !llvm.access.group !5
+  %index.next = add nuw i64 %index, 8
+  %50 = icmp eq i64 %index.next, %umin
+  br i1 %50, label %stage2.done, label %vector.body, !llvm.loop !11
+
+stage2:                                           ; preds = %stage0.done, %stage2
+  %j5 = phi i64 [ %next17, %stage2 ], [ 0, %stage0.done ]
+  %i6 = add nuw nsw i64 %j5, %block
+  %51 = getelementptr inbounds float, ptr %stage, i64 %j5
+  %a7 = load float, ptr %51, align 4, !llvm.access.group !5
+  %52 = add nuw nsw i64 %j5, 1024
+  %53 = getelementptr inbounds float, ptr %stage, i64 %52
+  %a8 = load float, ptr %53, align 4, !llvm.access.group !5
+  %54 = fadd float %a7, %a8
+  %55 = fcmp uno float %54, 0.000000e+00
+  %56 = select i1 %55, float 0x7FF8000000000000, float %54
+  %57 = getelementptr inbounds float, ptr %out.a, i64 %i6
+  store float %56, ptr %57, align 4, !llvm.access.group !5
+  %58 = fdiv float %a7, %q
+  %59 = fadd float %58, %54
+  %60 = fcmp uno float %59, 0.000000e+00
+  %61 = select i1 %60, float 0x7FF8000000000000, float %59
+  %62 = getelementptr inbounds float, ptr %out.b, i64 %i6
+  store float %61, ptr %62, align 4, !llvm.access.group !5
+  %63 = fmul float %54, 2.500000e-01
+  %64 = fmul float %59, 7.500000e-01
+  %65 = fadd float %63, %64
+  %66 = fadd float %65, 6.000000e+00
+  %67 = fcmp uno float %66, 0.000000e+00
+  %68 = select i1 %67, float 0x7FF8000000000000, float %66
+  %69 = getelementptr inbounds float, ptr %out.c, i64 %i6
+  store float %68, ptr %69, align 4, !llvm.access.group !5
+  %70 = getelementptr inbounds float, ptr %out.c1, i64 %i6
+  store float %68, ptr %70, align 4, !llvm.access.group !5
+  %next17 = add nuw nsw i64 %j5, 1
+  %71 = icmp eq i64 %next17, %9
+  br i1 %71, label %stage2.done, label %stage2, !llvm.loop !12
+
+stage2.done:                                      ; preds = %vector.body, %stage2
+  %next.block = add nuw nsw i64 %block, 512
+  %.not = icmp ult i64 %next.block, %count
+  %indvar.next = add i64 %indvar, 1
+  br i1 %.not, label %items, label %done
 }
 
-declare <4 x float> @_ZGVbN4v_calcjit_vec_Log1p(<4 x float>) #1
+declare void @calcjit_col_Log1p_avx2(ptr, ptr, i64) local_unnamed_addr #1
 
-declare <8 x float> @_ZGVdN8v_calcjit_vec_Log1p(<8 x float>) #1
+; Function Attrs: nocallback nofree nosync nounwind speculatable willreturn memory(none)
+declare i64 @llvm.umin.i64(i64, i64) #2
 
-attributes #0 = { nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+attributes #0 = { nounwind "target-cpu"="x86-64-v3" }
 attributes #1 = { "target-cpu"="x86-64-v3" }
-attributes #2 = { nounwind }
+attributes #2 = { nocallback nofree nosync nounwind speculatable willreturn memory(none) }
+attributes #3 = { nounwind }
 
 !llvm.linker.options = !{}
 !llvm.ident = !{!0}
@@ -113,3 +208,6 @@ attributes #2 = { nounwind }
 !7 = !{!"llvm.loop.parallel_accesses", !5}
 !8 = !{!"llvm.loop.isvectorized", i32 1}
 !9 = !{!"llvm.loop.unroll.runtime.disable"}
+!10 = distinct !{!10, !7, !9, !8}
+!11 = distinct !{!11, !7, !8, !9}
+!12 = distinct !{!12, !7, !9, !8}
