@@ -91,6 +91,29 @@ TEST(StagesTest, SmallPiecesWithoutCallsStayOneLoop) {
   EXPECT_FALSE(MakeStagePlan(OnlyLargeRegion(*engine)).staged());
 }
 
+// A call with a constant operand cannot be a column call: a small piece of
+// such calls stays one loop, the call a vector variant per 16 items, with no
+// buffer.
+TEST(StagesTest, CallsWithAConstantOperandStayInTheLoop) {
+  const Result<Engine> engine =
+      Engine::Compile(ParseText("input x; f = pow(x, 0.5) * 2 + 1;"), EngineOptions{Backend::kVm});
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  const program::Region& piece = OnlyLargeRegion(*engine);
+  bool any_call = false;
+  for (std::uint32_t v = 0; v < piece.nodes.size(); ++v) {
+    any_call |= HasVectorKernel(piece.nodes[v].op);
+    EXPECT_FALSE(IsColumnCall(piece, v));
+  }
+  ASSERT_TRUE(any_call);
+  const StagePlan plan = MakeStagePlan(piece);
+  EXPECT_FALSE(plan.staged());
+  EXPECT_EQ(plan.buffer_count, 0u);
+  const Result<std::string> ir = DumpPiece(piece, Isa::kAvx512, DumpStage::kIr);
+  ASSERT_TRUE(ir.ok()) << ir.status().ToString();
+  EXPECT_EQ(ir->find("calcjit_col_"), std::string::npos) << *ir;
+  EXPECT_NE(ir->find("calcjit_vec_Pow"), std::string::npos) << *ir;
+}
+
 // A small piece with calls is staged, every call's value in a buffer, and a
 // call stage is one call of the tier's column kernel per block.
 TEST(StagesTest, CallStagesCallTheColumnKernels) {

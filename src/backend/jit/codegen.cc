@@ -106,13 +106,7 @@ class PieceGenerator {
     // before its first use: the fewer values live across the kernels' calls
     // (which clobber every vector register), the fewer spills.
     for (std::size_t w = 0; w < piece_.writes.size(); ++w) {
-      const program::RegionWrite& write = piece_.writes[w];
-      llvm::Value* value = Demand(write.node);
-      if (write.target.loc == program::Loc::kOutput) {
-        value = Call("calcjit_canonicalize", {value}, "canonical");
-      }
-      auto* slot = builder_.CreateInBoundsGEP(float_, write_bases_[w], item_);
-      Tag(builder_.CreateStore(value, slot));
+      StoreWrite(w, Demand(piece_.writes[w].node));
     }
     llvm::Value* next = builder_.CreateAdd(item_, llvm::ConstantInt::get(i64_, 1), "next",
                                            /*HasNUW=*/true, /*HasNSW=*/true);
@@ -200,12 +194,14 @@ class PieceGenerator {
     for (std::uint32_t v = 0; v < piece_.nodes.size(); ++v) {
       if (plan_.stage[v] != s) continue;
       const program::RegionNode& node = piece_.nodes[v];
-      if (!HasColumnKernel(node.op, isa_) || plan_.buffer[v] < 0) return false;
+      if (!IsColumnCall(piece_, v) || !HasColumnKernel(node.op, isa_)) return false;
+      // A call's node operands come from earlier stages, and through buffers.
       for (std::uint32_t o = 0; o < node.operand_count; ++o) {
         const RegionOperand& operand = piece_.operands[node.first_operand + o];
-        const bool earlier = operand.kind == RegionOperand::Kind::kNode &&
-                             plan_.stage[operand.index] != s && plan_.buffer[operand.index] >= 0;
-        if (!earlier && operand.kind != RegionOperand::Kind::kRead) return false;
+        if (operand.kind == RegionOperand::Kind::kNode &&
+            (plan_.stage[operand.index] == s || plan_.buffer[operand.index] < 0)) {
+          return false;
+        }
       }
       any = true;
     }
@@ -262,12 +258,7 @@ class PieceGenerator {
       auto* load = builder_.CreateLoad(float_, BufferSlot(write.node),
                                        ValueName(piece_.nodes[write.node].name));
       Tag(load);
-      llvm::Value* value = load;
-      if (write.target.loc == program::Loc::kOutput) {
-        value = Call("calcjit_canonicalize", {value}, "canonical");
-      }
-      auto* slot = builder_.CreateInBoundsGEP(float_, write_bases_[w], item_);
-      Tag(builder_.CreateStore(value, slot));
+      StoreWrite(w, load);
     }
   }
 
@@ -282,13 +273,18 @@ class PieceGenerator {
     for (std::size_t w = 0; w < piece_.writes.size(); ++w) {
       const program::RegionWrite& write = piece_.writes[w];
       if (plan_.stage[write.node] != s) continue;
-      llvm::Value* value = Demand(write.node);
-      if (write.target.loc == program::Loc::kOutput) {
-        value = Call("calcjit_canonicalize", {value}, "canonical");
-      }
-      auto* slot = builder_.CreateInBoundsGEP(float_, write_bases_[w], item_);
-      Tag(builder_.CreateStore(value, slot));
+      StoreWrite(w, Demand(write.node));
     }
+  }
+
+  // Stores the item's `value` of write `w`; an output's NaN canonical first,
+  // as every backend writes it.
+  void StoreWrite(std::size_t w, llvm::Value* value) {
+    if (piece_.writes[w].target.loc == program::Loc::kOutput) {
+      value = Call("calcjit_canonicalize", {value}, "canonical");
+    }
+    auto* slot = builder_.CreateInBoundsGEP(float_, write_bases_[w], item_);
+    Tag(builder_.CreateStore(value, slot));
   }
 
   llvm::Value* BufferSlot(std::uint32_t node) {

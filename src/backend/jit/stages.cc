@@ -6,14 +6,27 @@
 
 namespace calcjit::jit {
 
+bool IsColumnCall(const program::Region& piece, std::uint32_t v) {
+  const program::RegionNode& node = piece.nodes[v];
+  if (!HasVectorKernel(node.op)) return false;
+  for (std::uint32_t o = 0; o < node.operand_count; ++o) {
+    const program::RegionOperand::Kind kind = piece.operands[node.first_operand + o].kind;
+    if (kind != program::RegionOperand::Kind::kNode &&
+        kind != program::RegionOperand::Kind::kRead) {
+      return false;
+    }
+  }
+  return true;
+}
+
 StagePlan MakeStagePlan(const program::Region& piece, bool allow) {
   StagePlan plan;
   const std::size_t count = piece.nodes.size();
   plan.stage.assign(count, 0);
   plan.buffer.assign(count, -1);
   if (!allow) return plan;
-  for (const program::RegionNode& node : piece.nodes) plan.calls |= HasVectorKernel(node.op);
-  // A small piece without calls stays one loop: its body fits the
+  for (std::uint32_t v = 0; v < count; ++v) plan.calls |= IsColumnCall(piece, v);
+  // A small piece without column calls stays one loop: its body fits the
   // instruction caches.
   if (count <= kMaxStageNodes && !plan.calls) return plan;
   // Levels: even for computing, odd for calls; each node at the earliest its
@@ -53,10 +66,10 @@ StagePlan MakeStagePlan(const program::Region& piece, bool allow) {
   }
   plan.stage_count = std::max<std::uint32_t>(stage, 1);
   if (!plan.staged()) return plan;
-  for (std::size_t v = 0; v < count; ++v) {
+  for (std::uint32_t v = 0; v < count; ++v) {
     const program::RegionNode& node = piece.nodes[v];
-    // A call's value in a buffer, where its column kernel puts it.
-    if (HasVectorKernel(node.op) && plan.buffer[v] < 0) {
+    // A column call's value in a buffer, where its column kernel puts it.
+    if (IsColumnCall(piece, v) && plan.buffer[v] < 0) {
       plan.buffer[v] = static_cast<std::int32_t>(plan.buffer_count++);
     }
     for (std::uint32_t o = 0; o < node.operand_count; ++o) {

@@ -12,14 +12,14 @@
 // in a later stage goes through a block-sized buffer in the executor's
 // scratch (L1 or L2), stored once and loaded where used. Compute stages are
 // also cut every kMaxStageNodes nodes: a longer body outgrows the
-// instruction caches (measured: run U3). Every call's value goes through a
-// buffer, so that a call stage whose arguments are buffers or inputs is one
-// call of the tier's column kernel per block (the VM's own loop, constants
-// held across the block: codegen.cc) instead of a vector variant per 16
-// items, which cost one-kernel sets 6-11% against the VM (run U5). The
-// kernels, and what each item's values are computed from, are the same, so
-// are the bits. A piece without calls of at most kMaxStageNodes nodes is one
-// stage: the single fused loop of before.
+// instruction caches (measured: run U3). Every column call's value
+// (IsColumnCall) goes through a buffer, so that a call stage whose arguments
+// are buffers or inputs is one call of the tier's column kernel per block
+// (the VM's own loop, constants held across the block: codegen.cc) instead
+// of a vector variant per 16 items, which cost one-kernel sets 6-11% against
+// the VM (run U5). The kernels, and what each item's values are computed
+// from, are the same, so are the bits. A piece without column calls of at
+// most kMaxStageNodes nodes is one stage: the single fused loop of before.
 #ifndef CALCJIT_BACKEND_JIT_STAGES_H_
 #define CALCJIT_BACKEND_JIT_STAGES_H_
 
@@ -45,7 +45,7 @@ struct StagePlan {
   std::vector<std::int32_t> buffer;
   std::uint32_t buffer_count = 0;
 
-  bool calls = false;  // the piece calls an expensive kernel (then staged)
+  bool calls = false;  // the piece has a column call (IsColumnCall): then staged
 
   bool staged() const { return stage_count > 1 || calls; }
   // The scratch a call of the piece needs for its buffers.
@@ -53,6 +53,12 @@ struct StagePlan {
     return static_cast<std::size_t>(buffer_count) * static_cast<std::size_t>(kStageBlock);
   }
 };
+
+// Whether node `v` of `piece` is a call a column kernel can run over a block:
+// an expensive kernel whose operands are all nodes or input columns. A call
+// with a constant or scalar operand (pow(x, 0.5)) stays a vector call per 16
+// items, so its value needs no buffer of its own.
+bool IsColumnCall(const program::Region& piece, std::uint32_t v);
 
 // A node's stage is the earliest its operands allow: a call one stage after
 // the last compute stage of its arguments, anything else in the compute stage

@@ -39,6 +39,16 @@ int ArityOf(ir::Op op) {
   return ir::FixedArity(ir::KindOf(op));
 }
 
+// The VM's column kernel the JIT may call for `op` on `isa`, or null: only
+// operators with a vector kernel, and only where the tier's table has one.
+void* ColumnKernel(ir::Op op, Isa isa) {
+  if (!ir::IsVectorCall(op)) return nullptr;
+  const kernels::KernelTable& table = kernels::KernelsFor(isa);
+  const int i = static_cast<int>(op);
+  return ArityOf(op) == 1 ? reinterpret_cast<void*>(table.unary[i])
+                          : reinterpret_cast<void*>(table.binary[i]);
+}
+
 }  // namespace
 
 bool HasVectorKernel(ir::Op op) {
@@ -59,22 +69,17 @@ std::string ColumnKernelName(ir::Op op, Isa isa) {
 }
 
 bool HasColumnKernel(ir::Op op, Isa isa) {
-  const kernels::KernelTable& table = kernels::KernelsFor(isa);
-  const int i = static_cast<int>(op);
-  return HasVectorKernel(op) &&
-         (ArityOf(op) == 1 ? table.unary[i] != nullptr : table.binary[i] != nullptr);
+  return ColumnKernel(op, isa) != nullptr;
 }
 
 std::vector<KernelSymbol> VectorKernelSymbols() {
   std::vector<KernelSymbol> symbols;
   for (const Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
-    const kernels::KernelTable& table = kernels::KernelsFor(isa);
     for (int i = 0; i < ir::kOpCount; ++i) {
       const auto op = static_cast<ir::Op>(i);
-      if (!HasVectorKernel(op)) continue;
-      void* column = ArityOf(op) == 1 ? reinterpret_cast<void*>(table.unary[i])
-                                      : reinterpret_cast<void*>(table.binary[i]);
-      if (column != nullptr) symbols.push_back({ColumnKernelName(op, isa), column});
+      if (void* column = ColumnKernel(op, isa)) {
+        symbols.push_back({ColumnKernelName(op, isa), column});
+      }
     }
   }
   auto add = [&](ir::Op op, void* scalar, void* sse, void* avx2, void* avx512) {

@@ -5,18 +5,19 @@
 // Per pass of up to PreparedModel::items_per_pass() items: each slot's keys
 // (and, for the binned form, each bin slot's bins) are made from its column
 // into scratch; then, tree chunk by tree chunk and block of 64 items by block
-// (four blocks at a time on AVX2 and AVX-512, two on the baseline), every tree runs in its form (prepared_model.h: a
-// walk of eight items at a time, eight independent chains of loads that the
-// CPU overlaps, or a bitvector or oblivious form over the whole block; no
-// branch depends on the data), and each item's leaf is added to its output
-// in tree order, as the ensemble's TreeRules say: float32 from the base
-// margin, or float64 from +0 finished and rounded once at the end, exactly as
-// the reference does.
+// (four blocks at a time on AVX2 and AVX-512, two on the baseline), every
+// tree runs in its form (prepared_model.h: a walk of eight items at a time,
+// eight independent chains of loads that the CPU overlaps, or a bitvector or
+// oblivious form over the whole block; no branch depends on the data), and
+// each item's leaf is added to its output in tree order, as the ensemble's
+// TreeRules say: float32 from the base margin, or float64 from +0 finished
+// and rounded once at the end, exactly as the reference does.
 //
 // Written once (block_evaluator_impl.h, with the forms' kernels in
 // bitvector_impl.h and binned_impl.h) and compiled for each instruction-set
-// tier like the VM's kernels: baseline x86-64, x86-64-v3 and x86-64-v4. No allocation: the caller
-// gives scratch memory of EvaluateScratchBytes(model, n) bytes, 64-byte aligned.
+// tier like the VM's kernels: baseline x86-64, x86-64-v3 and x86-64-v4. No
+// allocation: the caller gives scratch memory of EvaluateScratchBytes(model,
+// n) bytes, 64-byte aligned.
 #ifndef CALCJIT_MODEL_TREE_BLOCK_EVALUATOR_H_
 #define CALCJIT_MODEL_TREE_BLOCK_EVALUATOR_H_
 

@@ -134,9 +134,9 @@ static_assert(sizeof(MaskNode) == 12);
 // For a split laid out left first the byte is its bin (a signed byte:
 // kByteBias) and threshold the bin it goes left below; for one laid out
 // right first, the complemented bin and the threshold negated (bitwise not
-// reverses the order: prepared_binned.cc). The two bytes are stored four times over, so that a vector
-// register is filled from them by a plain load (a 32-bit broadcast) where
-// a byte broadcast would cost a shuffle per split.
+// reverses the order: prepared_binned.cc). The two bytes are stored four
+// times over, so that a vector register is filled from them by a plain load
+// (a 32-bit broadcast) where a byte broadcast would cost a shuffle per split.
 struct BinNode {
   std::uint32_t bins_offset;  // bin slot * kBlockItems
   std::uint32_t threshold;    // the biased byte, four times
@@ -204,8 +204,9 @@ struct FastTree {
 // Where Evaluate keeps what it computes, in bytes from the (64-byte aligned)
 // start of the caller's scratch: a pass's blocks (each: its slot keys slot
 // by slot, then the same slots' flipped keys: kKeyBias, then its bins bin
-// slot by bin slot, 64 bytes each, then the same bins complemented), the float64 sums of
-// TreeRules::Sum::kFloat64 (output by output), and a pointer per output.
+// slot by bin slot, 64 bytes each, then the same bins complemented), the
+// float64 sums of TreeRules::Sum::kFloat64 (output by output), and a pointer
+// per output.
 struct ScratchLayout {
   std::size_t block_bytes = 0;
   std::size_t bins_offset = 0;  // in a block
