@@ -129,6 +129,7 @@ struct SetCase {
 
 constexpr SetCase kRankingSet = {CALCJIT_EXAMPLE_SET_PATH, 1.0};
 constexpr SetCase kLargeSet = {CALCJIT_LARGE_SET_PATH, 0.01};
+constexpr SetCase kRankingLike30Set = {CALCJIT_RANKING_LIKE_30_PATH, 1.0};
 // The statistics the example set takes of its columns, six of them over one
 // column; x is the example data's generic input (uniform in [0, 1)).
 constexpr SetCase kStatisticsSet = {nullptr, 1.0,
@@ -341,6 +342,11 @@ Result<std::unique_ptr<Workload>> MakeStatisticsWorkload(const Mode& mode, std::
 Result<std::unique_ptr<Workload>> MakeLargeWorkload(const Mode& mode, std::size_t n) {
   if (!mode.backend) return UserError("the large set has no manual version");
   return SetWorkload::Make(kLargeSet, *mode.backend, n);
+}
+
+Result<std::unique_ptr<Workload>> MakeRankingLike30Workload(const Mode& mode, std::size_t n) {
+  if (!mode.backend) return UserError("ranking_like_30 has no manual version");
+  return SetWorkload::Make(kRankingLike30Set, *mode.backend, n);
 }
 
 namespace {

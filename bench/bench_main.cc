@@ -2,12 +2,14 @@
 //
 //   BM_Qux/<mode>/<n>      f_qux = f_foo / (f_bar + f_baz), n = 100, 2000, 10000
 //   BM_Sum10/<mode>/<n>    s = x0 + x1 + ... + x9 (left-nested), same sizes
-//   BM_Ranking/<mode>/2000 examples/ranking/ranking.calc, every output
+//   BM_Ranking/<mode>/<n>  examples/ranking/ranking.calc, every output, same sizes
+//   BM_RankingLike30/<mode>/<n> bench/ranking_like_30.calc, every output, same sizes
 //   BM_RankingUnshared/<mode>/2000 the same with the "statistics" step off (issue 15)
 //   BM_Statistics/<mode>/2000 six aggregates over one column (batch_mean, batch_std,
 //                          zscore, min_max_scale, batch_min, batch_max), every output
 //   BM_StatisticsUnshared/<mode>/2000 the same, each aggregate its own kernel
-//   BM_Large/<mode>/2000   bench/large_set.calc (1,000 generated features), every output
+//   BM_Large/<mode>/<n>    bench/large_set.calc (1,000 generated features), every output,
+//                          same sizes
 //   BM_Parse/large         FeatureSet::Parse of the large set's text (parse and check)
 //   BM_Prepare/<set>/<mode> Engine::Compile from scratch of a parsed set (Qux, Sum10,
 //                          ranking, large; for the VM: optimizing and building the
@@ -93,9 +95,12 @@ Result<std::unique_ptr<Workload>> MakeSeed(const std::string& case_name, const M
   return MakeSeedWorkload(*FindSeedCase(case_name), mode, n);
 }
 
-Result<std::unique_ptr<Workload>> MakeRanking(const std::string& /*case_name*/, const Mode& mode,
+// "Ranking", "RankingLike30", "Large": the sets of examples/ and bench/.
+Result<std::unique_ptr<Workload>> MakeSetCase(const std::string& case_name, const Mode& mode,
                                               std::size_t n) {
-  return MakeRankingWorkload(mode, n);
+  if (case_name == "Ranking") return MakeRankingWorkload(mode, n);
+  if (case_name == "RankingLike30") return MakeRankingLike30Workload(mode, n);
+  return MakeLargeWorkload(mode, n);
 }
 
 // "RankingUnshared", "Statistics", "StatisticsUnshared": the cases of issue
@@ -104,11 +109,6 @@ Result<std::unique_ptr<Workload>> MakeSharedStatisticsCase(const std::string& ca
                                                            const Mode& mode, std::size_t n) {
   if (case_name == "RankingUnshared") return MakeRankingWorkloadUnshared(mode, n);
   return MakeStatisticsWorkload(mode, n, case_name == "Statistics");
-}
-
-Result<std::unique_ptr<Workload>> MakeLarge(const std::string& /*case_name*/, const Mode& mode,
-                                            std::size_t n) {
-  return MakeLargeWorkload(mode, n);
 }
 
 // Reports the time per feature too: sets differ in size, and "how long does
@@ -220,16 +220,18 @@ void RegisterAll() {
       b->Unit(benchmark::kMicrosecond);
     }
   }
-  for (const Mode& mode : modes) {
-    if (!mode.backend) continue;
-    const std::string name = "BM_Ranking/" + mode.name;
-    benchmark::RegisterBenchmark(name.c_str(),
-                                 [name, mode](benchmark::State& state) {
-                                   RunWorkload(state, name + "/" + std::to_string(state.range(0)),
-                                               &MakeRanking, "Ranking", mode);
-                                 })
-        ->Arg(static_cast<std::int64_t>(kRankingSize))
-        ->Unit(benchmark::kMicrosecond);
+  for (const std::string case_name : {"Ranking", "RankingLike30", "Large"}) {
+    for (const Mode& mode : modes) {
+      if (!mode.backend) continue;
+      const std::string name = "BM_" + case_name + "/" + mode.name;
+      benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
+          name.c_str(), [name, case_name, mode](benchmark::State& state) {
+            RunWorkload(state, name + "/" + std::to_string(state.range(0)), &MakeSetCase, case_name,
+                        mode);
+          });
+      for (std::size_t n : kSeedSizes) b->Arg(static_cast<std::int64_t>(n));
+      b->Unit(benchmark::kMicrosecond);
+    }
   }
   for (const std::string case_name : {"RankingUnshared", "Statistics", "StatisticsUnshared"}) {
     for (const Mode& mode : modes) {
@@ -243,17 +245,6 @@ void RegisterAll() {
           ->Arg(static_cast<std::int64_t>(kRankingSize))
           ->Unit(benchmark::kMicrosecond);
     }
-  }
-  for (const Mode& mode : modes) {
-    if (!mode.backend) continue;
-    const std::string name = "BM_Large/" + mode.name;
-    benchmark::RegisterBenchmark(name.c_str(),
-                                 [name, mode](benchmark::State& state) {
-                                   RunWorkload(state, name + "/" + std::to_string(state.range(0)),
-                                               &MakeLarge, "Large", mode);
-                                 })
-        ->Arg(static_cast<std::int64_t>(kLargeSize))
-        ->Unit(benchmark::kMillisecond);
   }
   benchmark::RegisterBenchmark("BM_Parse/large",
                                [](benchmark::State& state) { RunParse(state, "BM_Parse/large"); })

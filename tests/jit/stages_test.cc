@@ -3,6 +3,7 @@
 // in the tail.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -82,6 +83,39 @@ TEST(StagesTest, CallsStandAloneAndCrossingValuesGetBuffers) {
   }
   EXPECT_EQ(plan.ScratchFloats(), plan.buffer_count * static_cast<std::size_t>(kStageBlock));
   EXPECT_FALSE(MakeStagePlan(piece, false).staged());
+}
+
+// Buffers are shared only by values whose lifetimes (the stage that stores
+// the value to the last that reads it) do not meet, and they are shared.
+TEST(StagesTest, BuffersAreReusedOnlyOnceTheirValueIsDead) {
+  const Result<Engine> engine = Engine::Compile(ParseText(WideSet()), EngineOptions{Backend::kVm});
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  const program::Region& piece = OnlyLargeRegion(*engine);
+  const StagePlan plan = MakeStagePlan(piece);
+  ASSERT_TRUE(plan.staged());
+  std::vector<std::uint32_t> last(piece.nodes.size(), 0);
+  std::uint32_t buffered = 0;
+  for (std::uint32_t v = 0; v < piece.nodes.size(); ++v) {
+    last[v] = std::max(last[v], plan.stage[v]);
+    buffered += plan.buffer[v] >= 0 ? 1 : 0;
+    const program::RegionNode& node = piece.nodes[v];
+    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
+      const program::RegionOperand& operand = piece.operands[node.first_operand + o];
+      if (operand.kind != program::RegionOperand::Kind::kNode) continue;
+      last[operand.index] = std::max(last[operand.index], plan.stage[v]);
+    }
+  }
+  for (std::uint32_t a = 0; a < piece.nodes.size(); ++a) {
+    if (plan.buffer[a] < 0) continue;
+    EXPECT_LT(plan.buffer[a], static_cast<std::int32_t>(plan.buffer_count));
+    for (std::uint32_t b = a + 1; b < piece.nodes.size(); ++b) {
+      if (plan.buffer[b] != plan.buffer[a]) continue;
+      const bool apart = last[a] < plan.stage[b] || last[b] < plan.stage[a];
+      EXPECT_TRUE(apart) << "nodes " << a << " and " << b << " share buffer " << plan.buffer[a]
+                         << " while both live";
+    }
+  }
+  EXPECT_LT(plan.buffer_count, buffered) << "no buffer was reused";
 }
 
 TEST(StagesTest, SmallPiecesWithoutCallsStayOneLoop) {

@@ -66,19 +66,45 @@ StagePlan MakeStagePlan(const program::Region& piece, bool allow) {
   }
   plan.stage_count = std::max<std::uint32_t>(stage, 1);
   if (!plan.staged()) return plan;
+  // Which nodes need a buffer, and the last stage that reads each: a column
+  // call's value goes to its buffer (where its column kernel puts it), and a
+  // value read in a later stage than its own.
+  std::vector<bool> buffered(count, false);
+  std::vector<std::uint32_t> last_use(count, 0);
   for (std::uint32_t v = 0; v < count; ++v) {
     const program::RegionNode& node = piece.nodes[v];
-    // A column call's value in a buffer, where its column kernel puts it.
-    if (IsColumnCall(piece, v) && plan.buffer[v] < 0) {
-      plan.buffer[v] = static_cast<std::int32_t>(plan.buffer_count++);
-    }
+    last_use[v] = std::max(last_use[v], plan.stage[v]);
+    if (IsColumnCall(piece, v)) buffered[v] = true;
     for (std::uint32_t o = 0; o < node.operand_count; ++o) {
       const program::RegionOperand& operand = piece.operands[node.first_operand + o];
       if (operand.kind != program::RegionOperand::Kind::kNode) continue;
-      if (plan.stage[operand.index] != plan.stage[v] && plan.buffer[operand.index] < 0) {
-        plan.buffer[operand.index] = static_cast<std::int32_t>(plan.buffer_count++);
+      last_use[operand.index] = std::max(last_use[operand.index], plan.stage[v]);
+      if (plan.stage[operand.index] != plan.stage[v]) buffered[operand.index] = true;
+    }
+  }
+  // Buffers are reused, stage by stage: one whose value was last read in an
+  // earlier stage holds a value of this one. Never within a stage, where a
+  // loop may store an item's new value before it loads the old one. With a
+  // fresh buffer per value, the 193-node ranking_like_30 piece used 101
+  // buffers (206 KB per block, past L1) where the VM holds 17 columns.
+  std::vector<std::vector<std::uint32_t>> freed_after(plan.stage_count);
+  std::vector<std::int32_t> free_buffers;
+  std::vector<std::vector<std::uint32_t>> defined_in(plan.stage_count);
+  for (std::uint32_t v = 0; v < count; ++v) {
+    if (!buffered[v]) continue;
+    defined_in[plan.stage[v]].push_back(v);
+    freed_after[last_use[v]].push_back(v);
+  }
+  for (std::uint32_t s = 0; s < plan.stage_count; ++s) {
+    for (const std::uint32_t v : defined_in[s]) {
+      if (free_buffers.empty()) {
+        plan.buffer[v] = static_cast<std::int32_t>(plan.buffer_count++);
+      } else {
+        plan.buffer[v] = free_buffers.back();
+        free_buffers.pop_back();
       }
     }
+    for (const std::uint32_t v : freed_after[s]) free_buffers.push_back(plan.buffer[v]);
   }
   return plan;
 }

@@ -32,6 +32,9 @@
 namespace calcjit::jit {
 
 // Items per block of a staged piece (a multiple of the 16-item chunk).
+// Smaller blocks, sized so that a piece's buffers stay in L1, were measured
+// and not kept: they cost the large set up to 1.4x at 10,000 items and
+// gained nothing beyond noise elsewhere (docs/PERFORMANCE.md, run U6).
 inline constexpr std::int64_t kStageBlock = 512;
 // The most nodes one compute stage fuses: a longer loop body no longer fits
 // the instruction caches, and runs once per 16 items.
@@ -39,8 +42,9 @@ inline constexpr std::uint32_t kMaxStageNodes = 32;
 
 struct StagePlan {
   std::uint32_t stage_count = 1;
-  // Per node: its stage and its buffer, or -1
-  // when every use is in its own stage.
+  // Per node: its stage and its buffer, or -1 when every use is in its own
+  // stage. Values whose stages, from the one that stores them to the last
+  // that reads them, do not meet share a buffer.
   std::vector<std::uint32_t> stage;
   std::vector<std::int32_t> buffer;
   std::uint32_t buffer_count = 0;

@@ -71,12 +71,11 @@ vector.body20:                                    ; preds = %items, %vector.body
   %11 = getelementptr inbounds float, ptr %title_match, i64 %8
   %wide.load23 = load <8 x float>, ptr %11, align 4, !llvm.access.group !5
   %12 = fadd <8 x float> %10, %wide.load23
-  %13 = add nuw nsw i64 %index21, 512
-  %14 = getelementptr inbounds float, ptr %stage, i64 %13
-  store <8 x float> %12, ptr %14, align 4, !llvm.access.group !5
+  %13 = getelementptr inbounds float, ptr %stage, i64 %index21
+  store <8 x float> %12, ptr %13, align 4, !llvm.access.group !5
   %index.next24 = add nuw i64 %index21, 8
-  %15 = icmp eq i64 %index.next24, %umin11
-  br i1 %15, label %stage0.done, label %vector.body20, !llvm.loop !6
+  %14 = icmp eq i64 %index.next24, %umin11
+  br i1 %14, label %stage0.done, label %vector.body20, !llvm.loop !6
 
 done:                                             ; preds = %stage1.done, %entry
   ret void
@@ -84,44 +83,45 @@ done:                                             ; preds = %stage1.done, %entry
 stage0:                                           ; preds = %items, %stage0
   %j = phi i64 [ %next, %stage0 ], [ 0, %items ]
   %i = add nuw nsw i64 %j, %block
-  %16 = getelementptr inbounds float, ptr %bm25, i64 %i
-  %bm252 = load float, ptr %16, align 4, !llvm.access.group !5
-  %17 = fmul float %bm252, 0x3FB99999A0000000
-  %18 = getelementptr inbounds float, ptr %title_match, i64 %i
-  %title_match3 = load float, ptr %18, align 4, !llvm.access.group !5
-  %19 = fadd float %17, %title_match3
-  %20 = add nuw nsw i64 %j, 512
-  %21 = getelementptr inbounds float, ptr %stage, i64 %20
-  store float %19, ptr %21, align 4, !llvm.access.group !5
+  %15 = getelementptr inbounds float, ptr %bm25, i64 %i
+  %bm252 = load float, ptr %15, align 4, !llvm.access.group !5
+  %16 = fmul float %bm252, 0x3FB99999A0000000
+  %17 = getelementptr inbounds float, ptr %title_match, i64 %i
+  %title_match3 = load float, ptr %17, align 4, !llvm.access.group !5
+  %18 = fadd float %16, %title_match3
+  %19 = getelementptr inbounds float, ptr %stage, i64 %j
+  store float %18, ptr %19, align 4, !llvm.access.group !5
   %next = add nuw nsw i64 %j, 1
-  %22 = icmp eq i64 %next, %7
-  br i1 %22, label %stage0.done, label %stage0, !llvm.loop !10
+  %20 = icmp eq i64 %next, %7
+  br i1 %20, label %stage0.done, label %stage0, !llvm.loop !10
 
 stage0.done:                                      ; preds = %vector.body20, %stage0
-  tail call void @calcjit_col_Sigmoid_avx2(ptr nonnull %2, ptr nonnull %stage, i64 %7) #3
+  tail call void @calcjit_col_Sigmoid_avx2(ptr nonnull %stage, ptr nonnull %2, i64 %7) #3
   %min.iters.check = icmp eq i64 %umin, 0
   br i1 %min.iters.check, label %stage1, label %vector.body
 
 vector.body:                                      ; preds = %stage0.done, %vector.body
   %index = phi i64 [ %index.next, %vector.body ], [ 0, %stage0.done ]
-  %23 = add nuw nsw i64 %index, %block
-  %24 = getelementptr inbounds float, ptr %stage, i64 %index
-  %wide.load = load <8 x float>, ptr %24, align 4, !llvm.access.group !5
-  %25 = fcmp uno <8 x float> %wide.load, zeroinitializer
-  %26 = select <8 x i1> %25, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %wide.load
-  %27 = getelementptr inbounds float, ptr %out.relevance, i64 %23
-  store <8 x float> %26, ptr %27, align 4, !llvm.access.group !5
-  %wide.load10 = load <8 x float>, ptr %24, align 4, !llvm.access.group !5
-  %28 = getelementptr inbounds float, ptr %out.relevance1, i64 %23
-  store <8 x float> %wide.load10, ptr %28, align 4, !llvm.access.group !5
+  %21 = add nuw nsw i64 %index, %block
+  %22 = add nuw nsw i64 %index, 512
+  %23 = getelementptr inbounds float, ptr %stage, i64 %22
+  %wide.load = load <8 x float>, ptr %23, align 4, !llvm.access.group !5
+  %24 = fcmp uno <8 x float> %wide.load, zeroinitializer
+  %25 = select <8 x i1> %24, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %wide.load
+  %26 = getelementptr inbounds float, ptr %out.relevance, i64 %21
+  store <8 x float> %25, ptr %26, align 4, !llvm.access.group !5
+  %wide.load10 = load <8 x float>, ptr %23, align 4, !llvm.access.group !5
+  %27 = getelementptr inbounds float, ptr %out.relevance1, i64 %21
+  store <8 x float> %wide.load10, ptr %27, align 4, !llvm.access.group !5
   %index.next = add nuw i64 %index, 8
-  %29 = icmp eq i64 %index.next, %umin
-  br i1 %29, label %stage1.done, label %vector.body, !llvm.loop !11
+  %28 = icmp eq i64 %index.next, %umin
+  br i1 %28, label %stage1.done, label %vector.body, !llvm.loop !11
 
 stage1:                                           ; preds = %stage0.done, %stage1
   %j5 = phi i64 [ %next9, %stage1 ], [ 0, %stage0.done ]
   %i6 = add nuw nsw i64 %j5, %block
-  %30 = getelementptr inbounds float, ptr %stage, i64 %j5
+  %29 = add nuw nsw i64 %j5, 512
+  %30 = getelementptr inbounds float, ptr %stage, i64 %29
   %relevance7 = load float, ptr %30, align 4, !llvm.access.group !5
   %31 = fcmp uno float %relevance7, 0.000000e+00
   %32 = select i1 %31, float 0x7FF8000000000000, float %relevance7

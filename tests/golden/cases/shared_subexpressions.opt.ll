@@ -46,7 +46,7 @@ entry:
   br i1 %empty, label %done, label %items.preheader
 
 items.preheader:                                  ; preds = %entry
-  %4 = getelementptr inbounds float, ptr %stage, i64 512
+  %4 = getelementptr inbounds float, ptr %stage, i64 1024
   %broadcast.splatinsert = insertelement <8 x float> poison, float %q, i64 0
   %broadcast.splat = shufflevector <8 x float> %broadcast.splatinsert, <8 x float> poison, <8 x i32> zeroinitializer
   br label %items
@@ -71,18 +71,17 @@ vector.body29:                                    ; preds = %items, %vector.body
   %11 = getelementptr inbounds float, ptr %price, i64 %10
   %wide.load31 = load <8 x i32>, ptr %11, align 4, !llvm.access.group !5
   %12 = and <8 x i32> %wide.load31, <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>
-  %13 = add nuw nsw i64 %index30, 512
-  %14 = getelementptr inbounds float, ptr %stage, i64 %13
-  store <8 x i32> %12, ptr %14, align 4, !llvm.access.group !5
-  %15 = getelementptr inbounds float, ptr %clicks, i64 %10
-  %wide.load32 = load <8 x float>, ptr %15, align 4, !llvm.access.group !5
-  %16 = fmul <8 x float> %wide.load32, <float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01>
-  %17 = add nuw nsw i64 %index30, 1024
-  %18 = getelementptr inbounds float, ptr %stage, i64 %17
-  store <8 x float> %16, ptr %18, align 4, !llvm.access.group !5
+  %13 = getelementptr inbounds float, ptr %stage, i64 %index30
+  store <8 x i32> %12, ptr %13, align 4, !llvm.access.group !5
+  %14 = getelementptr inbounds float, ptr %clicks, i64 %10
+  %wide.load32 = load <8 x float>, ptr %14, align 4, !llvm.access.group !5
+  %15 = fmul <8 x float> %wide.load32, <float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01>
+  %16 = add nuw nsw i64 %index30, 512
+  %17 = getelementptr inbounds float, ptr %stage, i64 %16
+  store <8 x float> %15, ptr %17, align 4, !llvm.access.group !5
   %index.next33 = add nuw i64 %index30, 8
-  %19 = icmp eq i64 %index.next33, %umin20
-  br i1 %19, label %stage0.done, label %vector.body29, !llvm.loop !6
+  %18 = icmp eq i64 %index.next33, %umin20
+  br i1 %18, label %stage0.done, label %vector.body29, !llvm.loop !6
 
 done:                                             ; preds = %stage2.done, %entry
   ret void
@@ -90,66 +89,67 @@ done:                                             ; preds = %stage2.done, %entry
 stage0:                                           ; preds = %items, %stage0
   %j = phi i64 [ %next, %stage0 ], [ 0, %items ]
   %i = add nuw nsw i64 %j, %block
-  %20 = getelementptr inbounds float, ptr %price, i64 %i
-  %price218 = load i32, ptr %20, align 4, !llvm.access.group !5
-  %21 = and i32 %price218, 2147483647
-  %22 = add nuw nsw i64 %j, 512
-  %23 = getelementptr inbounds float, ptr %stage, i64 %22
-  store i32 %21, ptr %23, align 4, !llvm.access.group !5
-  %24 = getelementptr inbounds float, ptr %clicks, i64 %i
-  %clicks3 = load float, ptr %24, align 4, !llvm.access.group !5
-  %25 = fmul float %clicks3, 5.000000e-01
-  %26 = add nuw nsw i64 %j, 1024
-  %27 = getelementptr inbounds float, ptr %stage, i64 %26
-  store float %25, ptr %27, align 4, !llvm.access.group !5
+  %19 = getelementptr inbounds float, ptr %price, i64 %i
+  %price218 = load i32, ptr %19, align 4, !llvm.access.group !5
+  %20 = and i32 %price218, 2147483647
+  %21 = getelementptr inbounds float, ptr %stage, i64 %j
+  store i32 %20, ptr %21, align 4, !llvm.access.group !5
+  %22 = getelementptr inbounds float, ptr %clicks, i64 %i
+  %clicks3 = load float, ptr %22, align 4, !llvm.access.group !5
+  %23 = fmul float %clicks3, 5.000000e-01
+  %24 = add nuw nsw i64 %j, 512
+  %25 = getelementptr inbounds float, ptr %stage, i64 %24
+  store float %23, ptr %25, align 4, !llvm.access.group !5
   %next = add nuw nsw i64 %j, 1
-  %28 = icmp eq i64 %next, %9
-  br i1 %28, label %stage0.done, label %stage0, !llvm.loop !10
+  %26 = icmp eq i64 %next, %9
+  br i1 %26, label %stage0.done, label %stage0, !llvm.loop !10
 
 stage0.done:                                      ; preds = %vector.body29, %stage0
-  tail call void @calcjit_col_Log1p_avx2(ptr nonnull %4, ptr nonnull %stage, i64 %9) #3
+  tail call void @calcjit_col_Log1p_avx2(ptr nonnull %stage, ptr nonnull %4, i64 %9) #3
   %min.iters.check = icmp eq i64 %umin, 0
   br i1 %min.iters.check, label %stage2, label %vector.body
 
 vector.body:                                      ; preds = %stage0.done, %vector.body
   %index = phi i64 [ %index.next, %vector.body ], [ 0, %stage0.done ]
-  %29 = add nuw nsw i64 %index, %block
-  %30 = getelementptr inbounds float, ptr %stage, i64 %index
-  %wide.load = load <8 x float>, ptr %30, align 4, !llvm.access.group !5
-  %31 = add nuw nsw i64 %index, 1024
-  %32 = getelementptr inbounds float, ptr %stage, i64 %31
-  %wide.load19 = load <8 x float>, ptr %32, align 4, !llvm.access.group !5
-  %33 = fadd <8 x float> %wide.load, %wide.load19
-  %34 = fcmp uno <8 x float> %33, zeroinitializer
-  %35 = select <8 x i1> %34, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %33
-  %36 = getelementptr inbounds float, ptr %out.a, i64 %29
-  store <8 x float> %35, ptr %36, align 4, !llvm.access.group !5
-  %37 = fdiv <8 x float> %wide.load, %broadcast.splat
-  %38 = fadd <8 x float> %37, %33
-  %39 = fcmp uno <8 x float> %38, zeroinitializer
-  %40 = select <8 x i1> %39, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %38
-  %41 = getelementptr inbounds float, ptr %out.b, i64 %29
-  store <8 x float> %40, ptr %41, align 4, !llvm.access.group !5
-  %42 = fmul <8 x float> %33, <float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01>
-  %43 = fmul <8 x float> %38, <float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01>
-  %44 = fadd <8 x float> %42, %43
-  %45 = fadd <8 x float> %44, <float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00>
-  %46 = fcmp uno <8 x float> %45, zeroinitializer
-  %47 = select <8 x i1> %46, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %45
-  %48 = getelementptr inbounds float, ptr %out.c, i64 %29
-  store <8 x float> %47, ptr %48, align 4, !llvm.access.group !5
-  %49 = getelementptr inbounds float, ptr %out.c1, i64 %29
-  store <8 x float> %47, ptr %49, align 4, !llvm.access.group !5
+  %27 = add nuw nsw i64 %index, %block
+  %28 = add nuw nsw i64 %index, 1024
+  %29 = getelementptr inbounds float, ptr %stage, i64 %28
+  %wide.load = load <8 x float>, ptr %29, align 4, !llvm.access.group !5
+  %30 = add nuw nsw i64 %index, 512
+  %31 = getelementptr inbounds float, ptr %stage, i64 %30
+  %wide.load19 = load <8 x float>, ptr %31, align 4, !llvm.access.group !5
+  %32 = fadd <8 x float> %wide.load, %wide.load19
+  %33 = fcmp uno <8 x float> %32, zeroinitializer
+  %34 = select <8 x i1> %33, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %32
+  %35 = getelementptr inbounds float, ptr %out.a, i64 %27
+  store <8 x float> %34, ptr %35, align 4, !llvm.access.group !5
+  %36 = fdiv <8 x float> %wide.load, %broadcast.splat
+  %37 = fadd <8 x float> %36, %32
+  %38 = fcmp uno <8 x float> %37, zeroinitializer
+  %39 = select <8 x i1> %38, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %37
+  %40 = getelementptr inbounds float, ptr %out.b, i64 %27
+  store <8 x float> %39, ptr %40, align 4, !llvm.access.group !5
+  %41 = fmul <8 x float> %32, <float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01>
+  %42 = fmul <8 x float> %37, <float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01>
+  %43 = fadd <8 x float> %41, %42
+  %44 = fadd <8 x float> %43, <float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00>
+  %45 = fcmp uno <8 x float> %44, zeroinitializer
+  %46 = select <8 x i1> %45, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %44
+  %47 = getelementptr inbounds float, ptr %out.c, i64 %27
+  store <8 x float> %46, ptr %47, align 4, !llvm.access.group !5
+  %48 = getelementptr inbounds float, ptr %out.c1, i64 %27
+  store <8 x float> %46, ptr %48, align 4, !llvm.access.group !5
   %index.next = add nuw i64 %index, 8
-  %50 = icmp eq i64 %index.next, %umin
-  br i1 %50, label %stage2.done, label %vector.body, !llvm.loop !11
+  %49 = icmp eq i64 %index.next, %umin
+  br i1 %49, label %stage2.done, label %vector.body, !llvm.loop !11
 
 stage2:                                           ; preds = %stage0.done, %stage2
   %j5 = phi i64 [ %next17, %stage2 ], [ 0, %stage0.done ]
   %i6 = add nuw nsw i64 %j5, %block
-  %51 = getelementptr inbounds float, ptr %stage, i64 %j5
+  %50 = add nuw nsw i64 %j5, 1024
+  %51 = getelementptr inbounds float, ptr %stage, i64 %50
   %a7 = load float, ptr %51, align 4, !llvm.access.group !5
-  %52 = add nuw nsw i64 %j5, 1024
+  %52 = add nuw nsw i64 %j5, 512
   %53 = getelementptr inbounds float, ptr %stage, i64 %52
   %a8 = load float, ptr %53, align 4, !llvm.access.group !5
   %54 = fadd float %a7, %a8
