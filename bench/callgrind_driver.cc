@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
       : case_name == "Statistics"         ? MakeStatisticsWorkload(*mode, n, true)
       : case_name == "StatisticsUnshared" ? MakeStatisticsWorkload(*mode, n, false)
       : case_name == "Large"              ? MakeLargeWorkload(*mode, n)
+      : case_name == "RankingLike30"      ? MakeRankingLike30Workload(*mode, n)
       : FindSeedCase(case_name) != nullptr
           ? MakeSeedWorkload(*FindSeedCase(case_name), *mode, n)
           : calcjit::Result<std::unique_ptr<Workload>>(

@@ -40,6 +40,9 @@ packages=(
   libxxhash-dev
   # fuzzing: libFuzzer for clang 16
   libclang-rt-16-dev
+  # a CPU without AVX-512 on any host (tests/jit/smaller_cpu_test.py), and
+  # instruction counts (bench/callgrind.sh)
+  valgrind
   # offline feature generation at scale (calcjit.dask)
   python3-dask python3-distributed
   # `pip install .` offline (--no-build-isolation: Debian's setuptools and

@@ -194,7 +194,7 @@ class PieceGenerator {
     for (std::uint32_t v = 0; v < piece_.nodes.size(); ++v) {
       if (plan_.stage[v] != s) continue;
       const program::RegionNode& node = piece_.nodes[v];
-      if (!IsColumnCall(piece_, v) || !HasColumnKernel(node.op, isa_)) return false;
+      if (!IsColumnCall(piece_, v) || !HasColumnKernel(node.op)) return false;
       // A call's node operands come from earlier stages, and through buffers.
       for (std::uint32_t o = 0; o < node.operand_count; ++o) {
         const RegionOperand& operand = piece_.operands[node.first_operand + o];

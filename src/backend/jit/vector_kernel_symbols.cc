@@ -5,6 +5,7 @@
 
 #include "backend/jit/vector_kernels.h"
 #include "backend/kernels/kernels.h"
+#include "calcjit/cpu.h"
 
 #define CALCJIT_VARIANT_PARAMS_1 v
 #define CALCJIT_VARIANT_PARAMS_2 vv
@@ -68,13 +69,21 @@ std::string ColumnKernelName(ir::Op op, Isa isa) {
   return "calcjit_col_" + std::string(ir::Info(op).name) + "_" + TierName(isa);
 }
 
-bool HasColumnKernel(ir::Op op, Isa isa) {
-  return ColumnKernel(op, isa) != nullptr;
+bool HasColumnKernel(ir::Op op) {
+  // Every tier's table is made by one MakeTable (kernels_impl.h), so the same
+  // operators have a column kernel on every tier; the baseline table, which
+  // any CPU can build, answers for all (the IR of another tier is dumped on
+  // CPUs that cannot run it).
+  return ColumnKernel(op, Isa::kBaseline) != nullptr;
 }
 
 std::vector<KernelSymbol> VectorKernelSymbols() {
   std::vector<KernelSymbol> symbols;
   for (const Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+    // A tier's table is built by that tier's code (KernelsFor): reading the
+    // AVX-512 table on a CPU without AVX-512 is an illegal instruction. The
+    // JIT compiles only for tiers the CPU has, so it never names the others.
+    if (!IsIsaSupported(isa)) continue;
     for (int i = 0; i < ir::kOpCount; ++i) {
       const auto op = static_cast<ir::Op>(i);
       if (void* column = ColumnKernel(op, isa)) {

@@ -44,7 +44,8 @@ std::vector<KernelSymbol> VectorKernelSymbols();
 // staged piece calls it once per block instead of a vector variant once per
 // 16 items (stages.h). Its symbol is among VectorKernelSymbols().
 std::string ColumnKernelName(ir::Op op, Isa isa);
-bool HasColumnKernel(ir::Op op, Isa isa);
+// Whether `op` has a column kernel, on every tier alike.
+bool HasColumnKernel(ir::Op op);
 
 }  // namespace calcjit::jit
 
