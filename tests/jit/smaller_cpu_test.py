@@ -5,7 +5,9 @@ calcjit's tiers are chosen at run time, so one binary runs on CPUs with and
 without AVX-512. Valgrind emulates a CPU without AVX-512 (its CPUID says so)
 on any host: under it, the JIT must compile for the tier the CPU has, never
 execute another tier's code (building the AVX-512 kernel table there was an
-illegal instruction), and give the bits the VM gives natively.
+illegal instruction), and give the bits the VM gives natively. RANK too:
+Highway's sort, which picks its own target, lost the items of equal values
+on CPUs with AVX2 and without AVX-512 (math/rank_sort.h).
 
     smaller_cpu_test.py CALCJIT_CLI
 
@@ -20,13 +22,15 @@ import subprocess
 import sys
 import tempfile
 
-# Column calls (staged, one column kernel per block), a binary call and
-# arithmetic around them.
+# Column calls (staged, one column kernel per block), a binary call,
+# arithmetic around them, and ranks of columns with many ties.
 SET = """input x;
 input y;
 e = exp(x) + log1p(y);
 s = sigmoid(x * y) - tanh(x);
 l = log(y) * pow(x, y);
+r = rank(x);
+t = rank(floor(y));
 """
 
 EDGES = [0.0, -0.0, math.inf, -math.inf, math.nan, 1e-40, -1e-40, 88.7, -103.9, 1.0]

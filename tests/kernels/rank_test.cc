@@ -5,6 +5,9 @@
 // columns, its partitions for larger ones) and where math::Rank switches
 // between vqsort and the radix sort.
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <algorithm>
 
 #include <cmath>
 #include <cstdint>
@@ -18,6 +21,7 @@
 #include "ir/op.h"
 #include "math/aggregate.h"
 #include "math/bits.h"
+#include "math/rank_sort.h"
 
 namespace calcjit {
 namespace {
@@ -221,6 +225,47 @@ TEST(RankTest, RankAtMostIsTheComparisonOfTheRanks) {
         math::RankAtMost(in_place, in_place, scratch, bound);
         ExpectColumn(in_place, expected, what + ", in place");
       }
+    }
+  }
+}
+
+// Highway's vqsort per target this CPU has (Highway's own switch for tests):
+// every target VqSortRightOn trusts must sort item numbers right, ties
+// included; on the one it does not (AVX2, Highway 1.0.3), the sort lost and
+// duplicated the items of equal values, so that RANK on a CPU without
+// AVX-512 gave ranks past the column's length. Were a target fixed, this
+// test still passes; were a trusted one broken, it fails.
+TEST(RankTest, VqSortIsTrustedOnlyWhereItSortsRight) {
+  EXPECT_FALSE(math::VqSortRightOn(HWY_AVX2 | HWY_SSE4 | HWY_SSSE3));
+  EXPECT_TRUE(math::VqSortRightOn(HWY_AVX3 | HWY_AVX2 | HWY_SSE4));
+  EXPECT_TRUE(math::VqSortRightOn(HWY_SSE4 | HWY_SSSE3));
+  const std::int64_t supported = hwy::SupportedTargets();
+  std::mt19937 rng(27);
+  for (const std::int64_t target :
+       {std::int64_t{HWY_AVX3}, std::int64_t{HWY_AVX2}, std::int64_t{HWY_SSE4}}) {
+    if ((supported & target) == 0) continue;
+    hwy::SetSupportedTargetsForTest(target);
+    bool right = true;
+    for (std::size_t n : {33u, 100u, 257u, 1000u, 2000u}) {
+      for (int shape : {0, 5, 4}) {  // ties of both signs, small integers, spread values
+        const std::vector<float> x = Column(rng, n, shape);
+        std::vector<std::uint64_t> keys(n);
+        std::uint32_t differing = 0;
+        math::MakeRankKeys(x, keys.data(), &differing);
+        std::vector<std::uint64_t> sorted = keys;
+        math::HighwayVqSortByValue(sorted.data(), n);
+        std::vector<std::uint64_t> expected = keys;
+        std::sort(expected.begin(), expected.end());
+        std::vector<std::uint64_t> got = sorted;
+        std::sort(got.begin(), got.end());
+        bool ordered = true;
+        for (std::size_t k = 1; k < n; ++k) ordered &= (sorted[k - 1] >> 32) <= (sorted[k] >> 32);
+        right &= ordered && got == expected;
+      }
+    }
+    hwy::SetSupportedTargetsForTest(0);
+    if (math::VqSortRightOn(target)) {
+      EXPECT_TRUE(right) << hwy::TargetName(target) << ": trusted, and its sort is wrong";
     }
   }
 }
