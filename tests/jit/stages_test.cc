@@ -81,7 +81,7 @@ TEST(StagesTest, CallsStandAloneAndCrossingValuesGetBuffers) {
       EXPECT_LE(nodes_in[s], kMaxStageNodes);
     }
   }
-  EXPECT_EQ(plan.ScratchFloats(), plan.buffer_count * static_cast<std::size_t>(kStageBlock));
+  EXPECT_EQ(plan.ScratchFloats(), plan.buffer_count * static_cast<std::size_t>(kStageBufferStride));
   EXPECT_FALSE(MakeStagePlan(piece, false).staged());
 }
 

@@ -225,7 +225,8 @@ class PieceGenerator {
   llvm::Value* BufferStart(std::uint32_t node) {
     return builder_.CreateInBoundsGEP(
         float_, function_->getArg(4),
-        llvm::ConstantInt::get(i64_, static_cast<std::int64_t>(plan_.buffer[node]) * kStageBlock));
+        llvm::ConstantInt::get(i64_,
+                               static_cast<std::int64_t>(plan_.buffer[node]) * kStageBufferStride));
   }
 
   // A call stage as one call of the column kernel per node, over the block's
@@ -289,7 +290,8 @@ class PieceGenerator {
 
   llvm::Value* BufferSlot(std::uint32_t node) {
     llvm::Value* offset = builder_.CreateAdd(
-        llvm::ConstantInt::get(i64_, static_cast<std::int64_t>(plan_.buffer[node]) * kStageBlock),
+        llvm::ConstantInt::get(i64_,
+                               static_cast<std::int64_t>(plan_.buffer[node]) * kStageBufferStride),
         block_item_, "", true, true);
     return builder_.CreateInBoundsGEP(float_, function_->getArg(4), offset);
   }

@@ -36,6 +36,10 @@ namespace calcjit::jit {
 // and not kept: they cost the large set up to 1.4x at 10,000 items and
 // gained nothing beyond noise elsewhere (docs/PERFORMANCE.md, run U6).
 inline constexpr std::int64_t kStageBlock = 512;
+// Floats from one buffer's start to the next: a block and 64 bytes, so that
+// the same item of two buffers is never a multiple of 4 KB apart (a load
+// after a store 4 KB away waits for it: "4K aliasing").
+inline constexpr std::int64_t kStageBufferStride = kStageBlock + 16;
 // The most nodes one compute stage fuses: a longer loop body no longer fits
 // the instruction caches, and runs once per 16 items.
 inline constexpr std::uint32_t kMaxStageNodes = 32;
@@ -54,7 +58,7 @@ struct StagePlan {
   bool staged() const { return stage_count > 1 || calls; }
   // The scratch a call of the piece needs for its buffers.
   std::size_t ScratchFloats() const {
-    return static_cast<std::size_t>(buffer_count) * static_cast<std::size_t>(kStageBlock);
+    return static_cast<std::size_t>(buffer_count) * static_cast<std::size_t>(kStageBufferStride);
   }
 };
 

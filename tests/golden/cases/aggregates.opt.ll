@@ -45,7 +45,7 @@ entry:
   br i1 %empty, label %done, label %items.preheader
 
 items.preheader:                                  ; preds = %entry
-  %2 = getelementptr inbounds float, ptr %stage, i64 512
+  %2 = getelementptr inbounds float, ptr %stage, i64 528
   br label %items
 
 items:                                            ; preds = %items.preheader, %stage1.done
@@ -103,7 +103,7 @@ stage0.done:                                      ; preds = %vector.body20, %sta
 vector.body:                                      ; preds = %stage0.done, %vector.body
   %index = phi i64 [ %index.next, %vector.body ], [ 0, %stage0.done ]
   %21 = add nuw nsw i64 %index, %block
-  %22 = add nuw nsw i64 %index, 512
+  %22 = add nuw nsw i64 %index, 528
   %23 = getelementptr inbounds float, ptr %stage, i64 %22
   %wide.load = load <8 x float>, ptr %23, align 4, !llvm.access.group !5
   %24 = fcmp uno <8 x float> %wide.load, zeroinitializer
@@ -120,7 +120,7 @@ vector.body:                                      ; preds = %stage0.done, %vecto
 stage1:                                           ; preds = %stage0.done, %stage1
   %j5 = phi i64 [ %next9, %stage1 ], [ 0, %stage0.done ]
   %i6 = add nuw nsw i64 %j5, %block
-  %29 = add nuw nsw i64 %j5, 512
+  %29 = add nuw nsw i64 %j5, 528
   %30 = getelementptr inbounds float, ptr %stage, i64 %29
   %relevance7 = load float, ptr %30, align 4, !llvm.access.group !5
   %31 = fcmp uno float %relevance7, 0.000000e+00

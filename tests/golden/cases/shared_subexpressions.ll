@@ -69,7 +69,7 @@ stage0:                                           ; preds = %stage0, %items
   %12 = getelementptr inbounds float, ptr %clicks, i64 %i
   %clicks3 = load float, ptr %12, align 4, !llvm.access.group !0
   %a4 = call float @calcjit_op_Mul(float 5.000000e-01, float %clicks3)
-  %13 = add nuw nsw i64 512, %j
+  %13 = add nuw nsw i64 528, %j
   %14 = getelementptr inbounds float, ptr %stage, i64 %13
   store float %a4, ptr %14, align 4, !llvm.access.group !0
   %next = add nuw nsw i64 %j, 1
@@ -78,17 +78,17 @@ stage0:                                           ; preds = %stage0, %items
 
 stage0.done:                                      ; preds = %stage0
   %16 = getelementptr inbounds float, ptr %stage, i64 0
-  %17 = getelementptr inbounds float, ptr %stage, i64 1024
+  %17 = getelementptr inbounds float, ptr %stage, i64 1056
   call void @calcjit_col_Log1p_avx2(ptr %16, ptr %17, i64 %length) #0
   br label %stage2
 
 stage2:                                           ; preds = %stage2, %stage0.done
   %j5 = phi i64 [ 0, %stage0.done ], [ %next17, %stage2 ]
   %i6 = add nuw nsw i64 %block, %j5
-  %18 = add nuw nsw i64 1024, %j5
+  %18 = add nuw nsw i64 1056, %j5
   %19 = getelementptr inbounds float, ptr %stage, i64 %18
   %a7 = load float, ptr %19, align 4, !llvm.access.group !0
-  %20 = add nuw nsw i64 512, %j5
+  %20 = add nuw nsw i64 528, %j5
   %21 = getelementptr inbounds float, ptr %stage, i64 %20
   %a8 = load float, ptr %21, align 4, !llvm.access.group !0
   %a9 = call float @calcjit_op_Add(float %a7, float %a8)

@@ -46,7 +46,7 @@ entry:
   br i1 %empty, label %done, label %items.preheader
 
 items.preheader:                                  ; preds = %entry
-  %4 = getelementptr inbounds float, ptr %stage, i64 1024
+  %4 = getelementptr inbounds float, ptr %stage, i64 1056
   %broadcast.splatinsert = insertelement <8 x float> poison, float %q, i64 0
   %broadcast.splat = shufflevector <8 x float> %broadcast.splatinsert, <8 x float> poison, <8 x i32> zeroinitializer
   br label %items
@@ -76,7 +76,7 @@ vector.body29:                                    ; preds = %items, %vector.body
   %14 = getelementptr inbounds float, ptr %clicks, i64 %10
   %wide.load32 = load <8 x float>, ptr %14, align 4, !llvm.access.group !5
   %15 = fmul <8 x float> %wide.load32, <float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01>
-  %16 = add nuw nsw i64 %index30, 512
+  %16 = add nuw nsw i64 %index30, 528
   %17 = getelementptr inbounds float, ptr %stage, i64 %16
   store <8 x float> %15, ptr %17, align 4, !llvm.access.group !5
   %index.next33 = add nuw i64 %index30, 8
@@ -97,7 +97,7 @@ stage0:                                           ; preds = %items, %stage0
   %22 = getelementptr inbounds float, ptr %clicks, i64 %i
   %clicks3 = load float, ptr %22, align 4, !llvm.access.group !5
   %23 = fmul float %clicks3, 5.000000e-01
-  %24 = add nuw nsw i64 %j, 512
+  %24 = add nuw nsw i64 %j, 528
   %25 = getelementptr inbounds float, ptr %stage, i64 %24
   store float %23, ptr %25, align 4, !llvm.access.group !5
   %next = add nuw nsw i64 %j, 1
@@ -112,10 +112,10 @@ stage0.done:                                      ; preds = %vector.body29, %sta
 vector.body:                                      ; preds = %stage0.done, %vector.body
   %index = phi i64 [ %index.next, %vector.body ], [ 0, %stage0.done ]
   %27 = add nuw nsw i64 %index, %block
-  %28 = add nuw nsw i64 %index, 1024
+  %28 = add nuw nsw i64 %index, 1056
   %29 = getelementptr inbounds float, ptr %stage, i64 %28
   %wide.load = load <8 x float>, ptr %29, align 4, !llvm.access.group !5
-  %30 = add nuw nsw i64 %index, 512
+  %30 = add nuw nsw i64 %index, 528
   %31 = getelementptr inbounds float, ptr %stage, i64 %30
   %wide.load19 = load <8 x float>, ptr %31, align 4, !llvm.access.group !5
   %32 = fadd <8 x float> %wide.load, %wide.load19
@@ -146,10 +146,10 @@ vector.body:                                      ; preds = %stage0.done, %vecto
 stage2:                                           ; preds = %stage0.done, %stage2
   %j5 = phi i64 [ %next17, %stage2 ], [ 0, %stage0.done ]
   %i6 = add nuw nsw i64 %j5, %block
-  %50 = add nuw nsw i64 %j5, 1024
+  %50 = add nuw nsw i64 %j5, 1056
   %51 = getelementptr inbounds float, ptr %stage, i64 %50
   %a7 = load float, ptr %51, align 4, !llvm.access.group !5
-  %52 = add nuw nsw i64 %j5, 512
+  %52 = add nuw nsw i64 %j5, 528
   %53 = getelementptr inbounds float, ptr %stage, i64 %52
   %a8 = load float, ptr %53, align 4, !llvm.access.group !5
   %54 = fadd float %a7, %a8
