@@ -44,6 +44,7 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -62,9 +63,10 @@ namespace {
 }
 
 // The body shared by every benchmark: prepare, check once, time Run().
-void RunWorkload(benchmark::State& state, const std::string& name,
-                 Result<std::unique_ptr<Workload>> (*make)(const std::string&, const Mode&,
-                                                           std::size_t),
+using MakeCase = Result<std::unique_ptr<Workload>> (*)(const std::string&, const Mode&,
+                                                       std::size_t);
+
+void RunWorkload(benchmark::State& state, const std::string& name, MakeCase make,
                  const std::string& case_name, const Mode& mode) {
   const auto n = static_cast<std::size_t>(state.range(0));
   Result<std::unique_ptr<Workload>> workload = make(case_name, mode, n);
@@ -203,47 +205,34 @@ void RunReload(benchmark::State& state, const std::string& name, const std::stri
   SetPerFeature(state, features);
 }
 
+// BM_<case_name>/<mode>/<n> for every n of `sizes`.
+void RegisterCase(const std::string& case_name, const Mode& mode, MakeCase make,
+                  std::span<const std::size_t> sizes) {
+  const std::string name = "BM_" + case_name + "/" + mode.name;
+  benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
+      name.c_str(), [name, case_name, mode, make](benchmark::State& state) {
+        RunWorkload(state, name + "/" + std::to_string(state.range(0)), make, case_name, mode);
+      });
+  for (std::size_t n : sizes) b->Arg(static_cast<std::int64_t>(n));
+  b->Unit(benchmark::kMicrosecond);
+}
+
 void RegisterAll() {
   const std::vector<Mode> modes = AvailableModes();
   RegisterTranscendentalBenchmarks();
   RegisterRankBenchmarks();
   for (const SeedCase& seed_case : SeedCases()) {
-    for (const Mode& mode : modes) {
-      const std::string name = std::string("BM_") + seed_case.name + "/" + mode.name;
-      const std::string case_name = seed_case.name;
-      benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
-          name.c_str(), [name, case_name, mode](benchmark::State& state) {
-            RunWorkload(state, name + "/" + std::to_string(state.range(0)), &MakeSeed, case_name,
-                        mode);
-          });
-      for (std::size_t n : kSeedSizes) b->Arg(static_cast<std::int64_t>(n));
-      b->Unit(benchmark::kMicrosecond);
-    }
+    for (const Mode& mode : modes) RegisterCase(seed_case.name, mode, &MakeSeed, kSeedSizes);
   }
   for (const std::string case_name : {"Ranking", "RankingLike30", "Large"}) {
     for (const Mode& mode : modes) {
-      if (!mode.backend) continue;
-      const std::string name = "BM_" + case_name + "/" + mode.name;
-      benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
-          name.c_str(), [name, case_name, mode](benchmark::State& state) {
-            RunWorkload(state, name + "/" + std::to_string(state.range(0)), &MakeSetCase, case_name,
-                        mode);
-          });
-      for (std::size_t n : kSeedSizes) b->Arg(static_cast<std::int64_t>(n));
-      b->Unit(benchmark::kMicrosecond);
+      if (mode.backend) RegisterCase(case_name, mode, &MakeSetCase, kSeedSizes);
     }
   }
+  constexpr std::size_t kStatisticsSizes[] = {kRankingSize};
   for (const std::string case_name : {"RankingUnshared", "Statistics", "StatisticsUnshared"}) {
     for (const Mode& mode : modes) {
-      if (!mode.backend) continue;
-      const std::string name = "BM_" + case_name + "/" + mode.name;
-      benchmark::RegisterBenchmark(name.c_str(),
-                                   [name, case_name, mode](benchmark::State& state) {
-                                     RunWorkload(state, name + "/" + std::to_string(state.range(0)),
-                                                 &MakeSharedStatisticsCase, case_name, mode);
-                                   })
-          ->Arg(static_cast<std::int64_t>(kRankingSize))
-          ->Unit(benchmark::kMicrosecond);
+      if (mode.backend) RegisterCase(case_name, mode, &MakeSharedStatisticsCase, kStatisticsSizes);
     }
   }
   benchmark::RegisterBenchmark("BM_Parse/large",

@@ -360,7 +360,8 @@ CALCJIT_KERNEL void Rank(std::span<const float> x, std::span<float> out,
   const std::size_t n = x.size();
   std::uint32_t differing = 0;
   const std::size_t count = MakeRankKeys(x, scratch.data(), &differing);
-  // Where vqsort is wrong (rank_sort.h), the radix sort at every size.
+  // Where vqsort is wrong (rank_sort.h), the radix sort at every size: faster
+  // than the std::sort VqSortByValue falls back to there.
   const bool radix = !VqSortRightHere() || (n >= kRankRadixFrom && n <= kRankRadixTo &&
                                             DifferingKeyBytes(differing) <= kRankRadixMostBytes);
   const std::uint64_t* sorted = scratch.data();
