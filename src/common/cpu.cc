@@ -1,6 +1,8 @@
 // CPU detection: the one place that asks the processor what it can run.
 #include "calcjit/cpu.h"
 
+#include "common/cpu_features.h"
+
 namespace calcjit {
 
 std::optional<Isa> IsaFromName(std::string_view name) {
@@ -60,6 +62,15 @@ Isa BestIsa() {
   if (IsIsaSupported(Isa::kAvx512)) return Isa::kAvx512;
   if (IsIsaSupported(Isa::kAvx2)) return Isa::kAvx2;
   return Isa::kBaseline;
+}
+
+bool CpuHasGfni() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("gfni");
+#else
+  return false;
+#endif
 }
 
 }  // namespace calcjit

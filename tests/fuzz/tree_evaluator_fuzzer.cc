@@ -591,8 +591,10 @@ std::vector<NamedOptions> ChooseOptions(Source* s) {
   mixed.bitvector = s->Flag();
   mixed.binned = s->Flag();
   mixed.oblivious = s->Flag();
+  mixed.gfni = s->Flag();
   std::string name = "mixed: bitvector " + std::to_string(mixed.bitvector) + " binned " +
-                     std::to_string(mixed.binned) + " oblivious " + std::to_string(mixed.oblivious);
+                     std::to_string(mixed.binned) + " oblivious " +
+                     std::to_string(mixed.oblivious) + " gfni " + std::to_string(mixed.gfni);
   for (int tier = 0; tier < 3; ++tier) {
     mixed.max_bitvector_leaves[tier] = leaves[s->Below(std::size(leaves))];
     mixed.max_binned_leaves[tier] = leaves[s->Below(std::size(leaves))];

@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/cpu_features.h"
 #include "model/tree/block_evaluator.h"
 #include "model/tree/prepared_model.h"
 #include "model/tree/reference_evaluator.h"
@@ -294,6 +295,11 @@ TEST_P(RandomEnsembleTest, BlockEvaluatorGivesTheReferenceBits) {
   // And with the binned form on every tier wherever a tree fits, however
   // many bin slots it takes.
   ExpectSameBits(std::make_shared<const TreeEnsemble>(b.model), &b, 300, BinnedEverywhere());
+  // And the same with AVX-512's portable split step where the CPU has GFNI
+  // (the step is GFNI's by default there).
+  PrepareOptions portable_step = BinnedEverywhere();
+  portable_step.gfni = false;
+  ExpectSameBits(std::make_shared<const TreeEnsemble>(b.model), &b, 300, portable_step);
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomEnsembleTest, ::testing::Range(0, 84));
@@ -628,6 +634,9 @@ TEST_P(TreeFormsTest, EveryFormGivesTheReferenceBits) {
   EXPECT_EQ(binned_trees[3].words, 32u);
   EXPECT_EQ(binned_trees[4].form, TreeForm::kOblivious);
   ExpectSameBits(model, &b, 200, BinnedEverywhere());
+  PrepareOptions portable_step = BinnedEverywhere();
+  portable_step.gfni = false;
+  ExpectSameBits(model, &b, 200, portable_step);
 }
 
 // A slot with more distinct thresholds than a byte counts takes several bin
@@ -655,6 +664,34 @@ TEST(BinnedFormTest, ManyThresholdsTakeSeveralBinSlots) {
     EXPECT_GE(most, 2) << "no slot took two bin slots";
     EXPECT_EQ(CountForm(*prepared, TreeForm::kBinned), 120u);
     ExpectSameBits(model, &b, 3000, BinnedEverywhere());
+    PrepareOptions portable_step = BinnedEverywhere();
+    portable_step.gfni = false;
+    ExpectSameBits(model, &b, 3000, portable_step);
+  }
+}
+
+// AVX-512's binned trees take GFNI's split step where the CPU has it, and
+// only there and on that tier; PrepareOptions::gfni turns it off, and
+// `check` shows it (TreePlan::Describe).
+TEST(BinnedFormTest, GfniSplitStepWhereTheCpuHasIt) {
+  Builder b(79, ModelFormat::kXgboostJson, 3, 1);
+  for (int t = 0; t < 20; ++t) AddCompleteTree(&b, 3 + t % 5, 0);
+  Finish(&b.model);
+  auto model = std::make_shared<const TreeEnsemble>(b.model);
+  PrepareOptions options = BinnedEverywhere();
+  for (const bool gfni : {true, false}) {
+    options.gfni = gfni;
+    Result<PreparedModel> prepared = PreparedModel::Prepare(model, options);
+    ASSERT_TRUE(prepared.ok());
+    for (Isa tier : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+      const TreePlan& plan = prepared->plan(tier);
+      ASSERT_EQ(plan.binned, 20u) << IsaName(tier);
+      const bool expected =
+          gfni && tier == Isa::kAvx512 && IsIsaSupported(Isa::kAvx512) && CpuHasGfni();
+      EXPECT_EQ(plan.gfni_split_step, expected) << IsaName(tier);
+      EXPECT_EQ(plan.Describe(), expected ? "20 binned bitvector (GFNI)" : "20 binned bitvector");
+    }
+    ExpectSameBits(model, &b, 500, options);
   }
 }
 

@@ -133,11 +133,61 @@ inline __m512i LowestBitOfBytes(__m512i word) {
   return _mm512_or_si512(low, high);
 }
 
+// GF(2) affine matrices that AND a byte with `keep` (bit i of the result is
+// bit i of the byte where bit i of keep is set, else 0), by keep: row i of
+// the matrix (byte 7 - i of the qword, as GF2P8AFFINEQB reads it) holds bit
+// i alone where keep has it.
+struct KeepMatrices {
+  std::uint64_t by_keep[256];
+  constexpr KeepMatrices() : by_keep() {
+    for (unsigned keep = 0; keep < 256; ++keep) {
+      for (unsigned i = 0; i < 8; ++i) {
+        if ((keep >> i & 1u) != 0) by_keep[keep] |= std::uint64_t{1} << i << 8 * (7 - i);
+      }
+    }
+  }
+};
+inline constexpr KeepMatrices kKeepMatrices;
+
+// One split for kBlocks blocks: word = where bin >= threshold, word & keep;
+// else word. Written out in assembly because GCC 12, given the intrinsics,
+// merges into a fresh register and copies it back, one more 512-bit uop per
+// split and block. With kGfni the AND is one merge-masked GF2P8AFFINEQB of
+// the word by keep's matrix (kKeepMatrices): two uops per split and block,
+// a compare on port 5 and the transform on port 0, where the portable step
+// takes three (an AND and a masked move besides the compare) on those two
+// ports (docs/PERFORMANCE.md, run Q5).
+template <int kBlocks, bool kGfni>
+inline void SplitStep(const BinNode& node, const unsigned char* bins, std::size_t stride,
+                      __m512i* word) {
+  const __m512i threshold = _mm512_set1_epi32(static_cast<int>(node.threshold));
+  const __m512i keep =
+      kGfni ? _mm512_set1_epi64(static_cast<long long>(kKeepMatrices.by_keep[node.keep & 0xFFu]))
+            : _mm512_set1_epi32(static_cast<int>(node.keep));
+  for (int k = 0; k < kBlocks; ++k) {
+    const auto* bin = reinterpret_cast<const __m512i*>(bins + k * stride + node.bins_offset);
+    __mmask64 second;
+    if constexpr (kGfni) {
+      asm("vpcmpleb %[bin], %[threshold], %[second]\n\t"
+          "vgf2p8affineqb $0, %[keep], %[word], %[word]%{%[second]%}"
+          : [word] "+v"(word[k]), [second] "=&Yk"(second)
+          : [bin] "m"(*bin), [threshold] "v"(threshold), [keep] "v"(keep));
+    } else {
+      __m512i cleared;
+      asm("vpcmpleb %[bin], %[threshold], %[second]\n\t"
+          "vpandd %[keep], %[word], %[cleared]\n\t"
+          "vmovdqu8 %[cleared], %[word]%{%[second]%}"
+          : [word] "+v"(word[k]), [second] "=&Yk"(second), [cleared] "=&v"(cleared)
+          : [bin] "m"(*bin), [threshold] "v"(threshold), [keep] "v"(keep));
+    }
+  }
+}
+
 // The exit leaves of kBlocks blocks whose bins are `stride` bytes apart:
 // each split's threshold and keep mask are loaded once for all of them
 // (two blocks per split measured 20% faster than one, four 7% faster than
 // two: block_evaluator_impl.h, kBinnedGroup).
-template <int kBlocks>
+template <int kBlocks, bool kGfni>
 void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
                       const unsigned char* bins, std::size_t stride, BlockBytes* leaves) {
   const __m512i ones = _mm512_set1_epi32(-1);
@@ -151,30 +201,21 @@ void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std:
   __m512i base = _mm512_set1_epi8(static_cast<char>(8 * words));
   for (std::uint32_t w = words; w-- > 0;) {
     base = _mm512_sub_epi8(base, eight);
+    // Two halves of each word, the splits alternating between them and
+    // ANDed at the end: GF2P8AFFINEQB's latency is 5 cycles, so one chain
+    // per block would wait on it (run Q5).
     __m512i word[kBlocks];
-    for (int k = 0; k < kBlocks; ++k) word[k] = ones;
-    // Each split ANDs the word with its keep mask where the item goes to
-    // its second subtree: where its bin (or complemented bin) >= threshold.
+    __m512i other[kBlocks];
+    for (int k = 0; k < kBlocks; ++k) word[k] = other[k] = ones;
     const BinNode* node = nodes + (w == 0 ? 0 : word_ends[w - 1]);
-    for (const BinNode* end = nodes + word_ends[w]; node != end; ++node) {
-      const __m512i threshold = _mm512_set1_epi32(static_cast<int>(node->threshold));
-      const __m512i keep = _mm512_set1_epi32(static_cast<int>(node->keep));
-      for (int k = 0; k < kBlocks; ++k) {
-        const auto* bin = reinterpret_cast<const __m512i*>(bins + k * stride + node->bins_offset);
-        // word = where bin >= threshold, word & keep; else word. Written
-        // out because GCC 12, given the intrinsics, merges into a fresh
-        // register and copies it back, a fourth 512-bit uop per split and
-        // block with four blocks.
-        __mmask64 second;
-        __m512i cleared;
-        asm("vpcmpleb %[bin], %[threshold], %[second]\n\t"
-            "vpandd %[keep], %[word], %[cleared]\n\t"
-            "vmovdqu8 %[cleared], %[word]%{%[second]%}"
-            : [word] "+v"(word[k]), [second] "=&Yk"(second), [cleared] "=&v"(cleared)
-            : [bin] "m"(*bin), [threshold] "v"(threshold), [keep] "v"(keep));
-      }
+    const BinNode* const end = nodes + word_ends[w];
+    for (; end - node >= 2; node += 2) {
+      SplitStep<kBlocks, kGfni>(node[0], bins, stride, word);
+      SplitStep<kBlocks, kGfni>(node[1], bins, stride, other);
     }
+    if (node != end) SplitStep<kBlocks, kGfni>(*node, bins, stride, word);
     for (int k = 0; k < kBlocks; ++k) {
+      word[k] = _mm512_and_si512(word[k], other[k]);
       const __mmask64 found = _mm512_test_epi8_mask(word[k], word[k]);
       exit_word[k] = _mm512_mask_mov_epi8(exit_word[k], found, word[k]);
       exit_base[k] = _mm512_mask_mov_epi8(exit_base[k], found, base);
@@ -236,12 +277,20 @@ inline __m256i LowestBitOfBytes(__m256i word) {
   return _mm256_or_si256(low, high);
 }
 
-template <int kBlocks>
+template <int kBlocks, bool kGfni>
 void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
                       const unsigned char* bins, std::size_t stride, BlockBytes* leaves) {
+  static_assert(!kGfni, "GFNI's split step is AVX-512's");
   constexpr int kHalves = 2 * kBlocks;  // registers of 32 items
-  __m256i leaf[kHalves];
-  for (int h = 0; h < kHalves; ++h) leaf[h] = _mm256_setzero_si256();
+  // The lowest word not 0 so far and its first leaf, per item (in memory
+  // with four blocks: sixteen registers hold the words): the bit scan runs
+  // once, after the last word, as on AVX-512 (run Q5).
+  __m256i exit_word[kHalves];
+  __m256i exit_base[kHalves];
+  for (int h = 0; h < kHalves; ++h) {
+    exit_word[h] = _mm256_setzero_si256();
+    exit_base[h] = _mm256_set1_epi8(-1);
+  }
   for (std::uint32_t w = words; w-- > 0;) {
     __m256i word[kHalves];
     for (int h = 0; h < kHalves; ++h) word[h] = _mm256_set1_epi32(-1);
@@ -262,9 +311,15 @@ void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std:
     const __m256i base = _mm256_set1_epi8(static_cast<char>(8 * w));
     for (int h = 0; h < kHalves; ++h) {
       const __m256i empty = _mm256_cmpeq_epi8(word[h], _mm256_setzero_si256());
-      leaf[h] =
-          _mm256_blendv_epi8(_mm256_add_epi8(LowestBitOfBytes(word[h]), base), leaf[h], empty);
+      // Where the word is not 0 it replaces the exit word, and its first
+      // leaf (lower than any before: the words go down) the exit base.
+      exit_word[h] = _mm256_or_si256(word[h], _mm256_and_si256(exit_word[h], empty));
+      exit_base[h] = _mm256_min_epu8(exit_base[h], _mm256_or_si256(base, empty));
     }
+  }
+  __m256i leaf[kHalves];
+  for (int h = 0; h < kHalves; ++h) {
+    leaf[h] = _mm256_add_epi8(LowestBitOfBytes(exit_word[h]), exit_base[h]);
   }
   for (int k = 0; k < kBlocks; ++k) std::memcpy(&leaves[k], &leaf[2 * k], sizeof leaves[k]);
 }
@@ -287,9 +342,10 @@ inline SseBytes LowestBitOfBytes(SseBytes word) {
          (((lowest & static_cast<std::int8_t>(0xF0)) != zero) & (one + one + one + one));
 }
 
-template <int kBlocks>
+template <int kBlocks, bool kGfni>
 void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
                       const unsigned char* bins, std::size_t stride, BlockBytes* leaves) {
+  static_assert(!kGfni, "GFNI's split step is AVX-512's");
   constexpr int kRegisters = kSseRegisters * kBlocks;
   const SseBytes zero = {};
   SseBytes exit_word[kRegisters];
@@ -345,12 +401,12 @@ void AddBinnedLeaves(const Sum* leaves, std::uint32_t, const BlockBytes& leaf, s
 
 // One tree for kBlocks blocks (their bins `stride` bytes apart, their
 // outputs kBlockItems apart; the last has in_last items).
-template <int kBlocks, typename Sum>
+template <int kBlocks, bool kGfni, typename Sum>
 void BinnedTree(const BinNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
                 const Sum* leaves, std::uint32_t count, const unsigned char* bins,
                 std::size_t stride, std::size_t in_last, Sum* out) {
   BlockBytes leaf[kBlocks];
-  BinnedExitLeaves<kBlocks>(nodes, word_ends, words, bins, stride, leaf);
+  BinnedExitLeaves<kBlocks, kGfni>(nodes, word_ends, words, bins, stride, leaf);
   for (int k = 0; k < kBlocks; ++k) {
     const std::size_t in_block = k + 1 < kBlocks ? PreparedModel::kBlockItems : in_last;
     Sum* at = out + k * PreparedModel::kBlockItems;

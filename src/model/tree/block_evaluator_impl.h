@@ -259,9 +259,44 @@ constexpr std::size_t kBinnedGroup = 4;
 constexpr std::size_t kBinnedGroup = 2;
 #endif
 
+// One binned tree for the `group` blocks of a pass from `first_block` on
+// (at most kBinnedGroup; the last one has in_last items).
+template <bool kGfni, typename Sum>
+void RunBinnedTree(const PreparedModel& prepared, const FastTree& tree, const Sum* all_leaves,
+                   const unsigned char* bins, std::size_t stride, std::size_t group,
+                   std::size_t in_last, Sum* out) {
+  const BinNode* nodes = prepared.bin_nodes().data() + tree.first_node;
+  const std::uint32_t* ends = prepared.word_ends().data() + tree.first_word;
+  const Sum* leaves = all_leaves + tree.first_leaf;
+  switch (group) {
+    case 4:
+      if constexpr (kBinnedGroup == 4) {
+        BinnedTree<4, kGfni, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, stride,
+                                  in_last, out);
+        return;
+      }
+      break;
+    case 3:
+      if constexpr (kBinnedGroup == 4) {
+        BinnedTree<3, kGfni, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, stride,
+                                  in_last, out);
+        return;
+      }
+      break;
+    case 2:
+      BinnedTree<2, kGfni, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, stride, in_last,
+                                out);
+      return;
+    default:
+      break;
+  }
+  BinnedTree<1, kGfni, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, stride, in_last,
+                            out);
+}
+
 // Every tree, chunk by chunk, for the blocks of a pass, kBinnedGroup blocks
-// at a time.
-template <typename Sum>
+// at a time; kGfni: the binned form's split step by GFNI (binned_impl.h).
+template <bool kGfni, typename Sum>
 void RunPass(const PreparedModel& prepared, const float* const* columns, std::size_t first,
              std::size_t count, Sum* const* sums, const unsigned char* keys) {
   const std::size_t block_bytes = prepared.scratch_layout().block_bytes;
@@ -282,29 +317,8 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
         const FastTree& tree = trees[t];
         Sum* out = sums[tree.output] + block_first;
         if (tree.form == TreeForm::kBinned) {
-          const BinNode* nodes = prepared.bin_nodes().data() + tree.first_node;
-          const std::uint32_t* ends = prepared.word_ends().data() + tree.first_word;
-          const Sum* leaves = all_leaves + tree.first_leaf;
-          const unsigned char* bins = block_keys + bins_offset;
-          if constexpr (kBinnedGroup == 4) {
-            if (group == 4) {
-              BinnedTree<4, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, block_bytes,
-                                 in_last, out);
-              continue;
-            }
-            if (group == 3) {
-              BinnedTree<3, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, block_bytes,
-                                 in_last, out);
-              continue;
-            }
-          }
-          if (group == 2) {
-            BinnedTree<2, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, block_bytes,
-                               in_last, out);
-          } else {
-            BinnedTree<1, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, block_bytes,
-                               in_last, out);
-          }
+          RunBinnedTree<kGfni, Sum>(prepared, tree, all_leaves, block_keys + bins_offset,
+                                    block_bytes, group, in_last, out);
           continue;
         }
         for (std::size_t k = 0; k < group; ++k) {
@@ -315,6 +329,21 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
       }
     }
   }
+}
+
+// RunPass with the split step this tier's plan chose: GFNI's only on
+// AVX-512 (TreePlan::gfni_split_step).
+template <typename Sum>
+void RunPassAsPrepared(const PreparedModel& prepared, const float* const* columns,
+                       std::size_t first, std::size_t count, Sum* const* sums,
+                       const unsigned char* keys) {
+#if defined(__AVX512F__)
+  if (prepared.plan(kTier).gfni_split_step) {
+    RunPass<true, Sum>(prepared, columns, first, count, sums, keys);
+    return;
+  }
+#endif
+  RunPass<false, Sum>(prepared, columns, first, count, sums, keys);
 }
 
 }  // namespace
@@ -370,7 +399,7 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
         sums[k] = double_sums + std::size_t{k} * pass_items;
         for (std::size_t i = 0; i < count; ++i) sums[k][i] = 0.0;
       }
-      RunPass<double>(prepared, columns, first, count, sums, keys);
+      RunPassAsPrepared<double>(prepared, columns, first, count, sums, keys);
       for (std::uint32_t k = 0; k < num_outputs; ++k) {
         for (std::size_t i = 0; i < count; ++i) {
           outputs[k][first + i] = model.rules.FinishFloat64(sums[k][i], k);
@@ -383,7 +412,7 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
         const float base = model.rules.base_margin[k];
         for (std::size_t i = 0; i < count; ++i) sums[k][i] = base;
       }
-      RunPass<float>(prepared, columns, first, count, sums, keys);
+      RunPassAsPrepared<float>(prepared, columns, first, count, sums, keys);
     }
   }
 }

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include "common/cpu_features.h"
 #include "math/fp_env.h"
 #include "model/tree/split_keys.h"
 #include "model/tree/symmetric_tree.h"
@@ -188,7 +189,7 @@ std::string TreePlan::Describe() const {
     out += separator + std::to_string(count) + " " + what;
     separator = ", ";
   };
-  add(binned, "binned bitvector");
+  add(binned, gfni_split_step ? "binned bitvector (GFNI)" : "binned bitvector");
   add(bitvector, "bitvector");
   add(oblivious, "oblivious");
   const std::string many = max_bitvector_leaves == 0
@@ -409,6 +410,8 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       }
       plan.max_bitvector_leaves = std::max(options.max_bitvector_leaves[tier],
                                            options.binned ? options.max_binned_leaves[tier] : 0);
+      plan.gfni_split_step = tier == TierIndex(Isa::kAvx512) && plan.binned > 0 && options.gfni &&
+                             IsIsaSupported(Isa::kAvx512) && CpuHasGfni();
       // Chunks of consecutive trees of about kChunkBytes.
       std::vector<std::uint32_t>& chunks = prepared.tier_chunks_[tier];
       std::size_t bytes = 0;
