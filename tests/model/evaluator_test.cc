@@ -49,6 +49,10 @@ struct Builder {
   TreeEnsemble model;
   // Every numerical node's missing type is kNan (XGBoost's, CatBoost's), else random.
   bool nan_missing_only = false;
+  // Splits may be categorical (one in five); their sets hold only
+  // categories below 62 (split_keys.h, CategoryCodesFit) with codes_fit.
+  bool categorical = true;
+  bool codes_fit = false;
 
   Builder(std::uint64_t seed, ModelFormat f, std::uint32_t features, std::uint32_t outputs)
       : rng(seed), num_features(features) {
@@ -59,9 +63,11 @@ struct Builder {
       model.info.feature_names.push_back("f" + std::to_string(j));
     model.rules = RulesLike(f, outputs);
     nan_missing_only = f == ModelFormat::kXgboostJson;
-    const float specials[] = {0.0f,   -0.0f,    1e-35f, -1e-35f, std::nextafter(1e-35f, 1.0f),
-                              1e-45f, -1e-45f,  1.5f,   -2.25f,  3.0f,
-                              1e30f,  -3.4e38f, 7.0f,   33.0f,   std::nextafter(1.5f, 0.0f)};
+    const float specials[] = {0.0f, -0.0f, 1e-35f, -1e-35f, std::nextafter(1e-35f, 1.0f), 1e-45f,
+                              -1e-45f, 1.5f, -2.25f, 3.0f, 1e30f, -3.4e38f, 7.0f, 33.0f,
+                              std::nextafter(1.5f, 0.0f),
+                              // Category codes' edges (split_keys.h).
+                              61.0f, 62.0f, 63.0f, -0.5f, 16777216.0f, 4294967296.0f};
     pool.assign(std::begin(specials), std::end(specials));
   }
 
@@ -71,9 +77,11 @@ struct Builder {
   std::uint32_t AddSet() {
     CategorySet set;
     set.first_word = static_cast<std::uint32_t>(model.category_words.size());
-    set.num_words = 1 + Uniform(3);
+    set.num_words = 1 + Uniform(codes_fit ? 2 : 3);
     for (std::uint32_t w = 0; w < set.num_words; ++w) {
-      model.category_words.push_back(static_cast<std::uint32_t>(rng()));
+      std::uint32_t word = static_cast<std::uint32_t>(rng());
+      if (codes_fit && w == 1) word &= (1u << 30) - 1;  // categories 32-61
+      model.category_words.push_back(word);
     }
     model.category_sets.push_back(set);
     return static_cast<std::uint32_t>(model.category_sets.size() - 1);
@@ -85,7 +93,8 @@ struct Builder {
     node.feature = Uniform(num_features);
     node.default_left = Uniform(2) == 1;
     node.missing = nan_missing_only ? MissingType::kNan : static_cast<MissingType>(Uniform(3));
-    if (Uniform(5) == 0) {
+    const bool make_categorical = Uniform(5) == 0;
+    if (categorical && make_categorical) {
       node.kind = NodeKind::kCategorical;
       node.category_set = AddSet();
     } else {
@@ -268,6 +277,7 @@ TEST_P(RandomEnsembleTest, BlockEvaluatorGivesTheReferenceBits) {
       seed % 5 < 3 ? TreeRules::Categories::kInSetGoesLeft : TreeRules::Categories::kInSetGoesRight;
   rules.sum = (seed / 2) % 2 ? TreeRules::Sum::kFloat32 : TreeRules::Sum::kFloat64;
   b.nan_missing_only = seed % 7 == 0;
+  b.codes_fit = seed % 2 == 1;
   const int trees = 1 + (seed * 7) % 40;
   if (rules.sum == TreeRules::Sum::kFloat32) {
     rules.base_margin.clear();
@@ -670,6 +680,79 @@ TEST(BinnedFormTest, ManyThresholdsTakeSeveralBinSlots) {
   }
 }
 
+bool HasCategoricalSplit(const TreeEnsemble& model, const Tree& tree) {
+  for (std::uint32_t i = 0; i < tree.num_nodes; ++i) {
+    if (model.node(tree, i).kind == NodeKind::kCategorical) return true;
+  }
+  return false;
+}
+
+bool HasSlotPerCategorySet(const PreparedModel& prepared) {
+  for (const Slot& slot : prepared.slots()) {
+    if (slot.kind == SlotKind::kCategoryInSetLeft || slot.kind == SlotKind::kCategoryInSetRight) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Trees whose categorical sets all fit category codes (split_keys.h) take
+// the binned form on every tier, symmetric ones too, whatever their bins
+// cost: one code slot per feature, no slot per category set (a categorical
+// XGBoost model had 46,000, docs/PERFORMANCE.md run Q6). The inputs cross
+// every code's edges (the builder's pool: 61, 62, 63, -0.5, 2^24, 2^32,
+// tiny values, NaN, +-inf), on every tier and both split steps; with the
+// binned form off, such trees take the reference walk.
+TEST(CategoricalFormTest, CodesTakeTheBinnedFormOnEveryTier) {
+  for (const bool xgboost : {true, false}) {
+    Builder b(xgboost ? 80 : 81, xgboost ? ModelFormat::kXgboostJson : ModelFormat::kLightgbmText,
+              3, 2);
+    b.codes_fit = true;
+    for (std::uint32_t t = 0; t < 40; ++t) AddCompleteTree(&b, 2 + t % 7, t % 2);
+    b.AddSymmetricTree(4, 0);
+    b.AddSymmetricTree(6, 1);
+    Finish(&b.model);
+    auto model = std::make_shared<const TreeEnsemble>(b.model);
+    Result<PreparedModel> prepared = PreparedModel::Prepare(model);
+    ASSERT_TRUE(prepared.ok());
+    EXPECT_FALSE(HasSlotPerCategorySet(*prepared));
+    std::size_t categorical = 0;
+    for (std::size_t t = 0; t < model->trees.size(); ++t) {
+      if (!HasCategoricalSplit(*model, model->trees[t])) continue;
+      ++categorical;
+      for (Isa tier : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+        EXPECT_EQ(prepared->trees(tier)[t].form, TreeForm::kBinned) << IsaName(tier) << " " << t;
+        EXPECT_TRUE(prepared->trees(tier)[t].categorical) << IsaName(tier) << " " << t;
+      }
+    }
+    EXPECT_GE(categorical, 20u);
+    ExpectSameBits(model, &b, 3000);
+    PrepareOptions portable_step;
+    portable_step.gfni = false;
+    ExpectSameBits(model, &b, 3000, portable_step);
+    PrepareOptions no_binned;
+    no_binned.binned = false;
+    Result<PreparedModel> walked = PreparedModel::Prepare(model, no_binned);
+    ASSERT_TRUE(walked.ok());
+    EXPECT_TRUE(HasSlotPerCategorySet(*walked));
+    ExpectSameBits(model, &b, 500, no_binned);
+  }
+}
+
+// A set with a category past 61 does not fit codes: its tree keeps the
+// other forms, with a slot for that set.
+TEST(CategoricalFormTest, SetsPastTheCodesKeepASlotPerSet) {
+  Builder b(82, ModelFormat::kXgboostJson, 3, 1);
+  for (std::uint32_t t = 0; t < 20; ++t) AddCompleteTree(&b, 3 + t % 4, 0);
+  Finish(&b.model);
+  auto model = std::make_shared<const TreeEnsemble>(b.model);
+  Result<PreparedModel> prepared = PreparedModel::Prepare(model);
+  ASSERT_TRUE(prepared.ok());
+  EXPECT_TRUE(HasSlotPerCategorySet(*prepared));
+  ExpectSameBits(model, &b, 3000);
+  ExpectSameBits(model, &b, 3000, BinnedEverywhere());
+}
+
 // AVX-512's binned trees take GFNI's split step where the CPU has it, and
 // only there and on that tier; PrepareOptions::gfni turns it off, and
 // `check` shows it (TreePlan::Describe).
@@ -699,6 +782,7 @@ TEST(BinnedFormTest, GfniSplitStepWhereTheCpuHasIt) {
 // more than its trees (PrepareOptions::bin_slots_per_tree).
 TEST(BinnedFormTest, TooManyBinSlotsKeepTheOtherForms) {
   Builder b(78, ModelFormat::kXgboostJson, 40, 1);
+  b.categorical = false;  // trees that read category codes take the binned form whatever it costs
   std::uniform_real_distribution<float> value(-1000.0f, 1000.0f);
   for (int i = 0; i < 700; ++i) b.pool.push_back(value(b.rng));
   // Two trees of 63 splits over 40 features: far more bin slots than trees.
@@ -759,6 +843,7 @@ TEST(BitvectorFormTest, ThirtyThreeLeavesTakeTwoWords) {
 // number of leaves, oblivious trees everywhere.
 TEST(BitvectorFormTest, EachTierHasItsPlan) {
   Builder b(17, ModelFormat::kXgboostJson, 4, 1);
+  b.categorical = false;      // CategoricalFormTest has those
   AddCompleteTree(&b, 6, 0);  // 64 leaves
   AddCompleteTree(&b, 7, 0);  // 128 leaves
   b.AddSymmetricTree(5, 0);

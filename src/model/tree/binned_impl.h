@@ -12,6 +12,39 @@
 // A block's bytes: one per item.
 using BlockBytes = std::int8_t __attribute__((vector_size(PreparedModel::kBlockItems)));
 
+// One binned tree's splits (FastTree, kBinned) and the bins of the blocks
+// it runs on: word w's numerical splits are nodes[word_ends[w - 1],
+// word_ends[w]) (from 0 for w = 0), then, in a categorical tree, its
+// categorical ones likewise in category_nodes.
+struct BinnedWords {
+  const BinNode* nodes;
+  const std::uint32_t* word_ends;
+  const CategoryNode* category_nodes;
+  const std::uint32_t* category_word_ends;
+  std::uint32_t words;
+  const unsigned char* bins;  // the first block's
+  std::size_t stride;         // bytes from a block's bins to the next block's
+  std::size_t bit_rows;       // bytes from a code bin slot's byte row to its bit row
+
+  const BinNode* begin(std::uint32_t w) const { return nodes + (w == 0 ? 0 : word_ends[w - 1]); }
+  const BinNode* end(std::uint32_t w) const { return nodes + word_ends[w]; }
+  const CategoryNode* category_begin(std::uint32_t w) const {
+    return category_nodes + (w == 0 ? 0 : category_word_ends[w - 1]);
+  }
+  const CategoryNode* category_end(std::uint32_t w) const {
+    return category_nodes + category_word_ends[w];
+  }
+};
+
+// The bins of a code bin slot (BinSlot::codes) for the 64 keys of a block
+// (codes, split_keys.h): each code's byte (code >> 3) and its bit within it.
+inline void MakeCodeBins(const std::uint32_t* codes, std::int8_t* bytes, std::int8_t* bits) {
+  for (std::size_t i = 0; i < PreparedModel::kBlockItems; ++i) {
+    bytes[i] = static_cast<std::int8_t>(codes[i] >> 3);
+    bits[i] = static_cast<std::int8_t>(1u << (codes[i] & 7u));
+  }
+}
+
 // The bins of one bin slot (BinSlot) for the 64 keys of a block, biased
 // (kByteBias): `depth` steps down the bin slot's search tree `tree`, every
 // item of the block at once; the first levels' entries are read from
@@ -149,47 +182,68 @@ struct KeepMatrices {
 };
 inline constexpr KeepMatrices kKeepMatrices;
 
-// One split for kBlocks blocks: word = where bin >= threshold, word & keep;
-// else word. Written out in assembly because GCC 12, given the intrinsics,
-// merges into a fresh register and copies it back, one more 512-bit uop per
-// split and block. With kGfni the AND is one merge-masked GF2P8AFFINEQB of
-// the word by keep's matrix (kKeepMatrices): two uops per split and block,
-// a compare on port 5 and the transform on port 0, where the portable step
-// takes three (an AND and a masked move besides the compare) on those two
-// ports (docs/PERFORMANCE.md, run Q5).
-template <int kBlocks, bool kGfni>
-inline void SplitStep(const BinNode& node, const unsigned char* bins, std::size_t stride,
-                      __m512i* word) {
-  const __m512i threshold = _mm512_set1_epi32(static_cast<int>(node.threshold));
-  const __m512i keep =
-      kGfni ? _mm512_set1_epi64(static_cast<long long>(kKeepMatrices.by_keep[node.keep & 0xFFu]))
-            : _mm512_set1_epi32(static_cast<int>(node.keep));
-  for (int k = 0; k < kBlocks; ++k) {
-    const auto* bin = reinterpret_cast<const __m512i*>(bins + k * stride + node.bins_offset);
-    __mmask64 second;
-    if constexpr (kGfni) {
-      asm("vpcmpleb %[bin], %[threshold], %[second]\n\t"
-          "vgf2p8affineqb $0, %[keep], %[word], %[word]%{%[second]%}"
-          : [word] "+v"(word[k]), [second] "=&Yk"(second)
-          : [bin] "m"(*bin), [threshold] "v"(threshold), [keep] "v"(keep));
-    } else {
-      __m512i cleared;
-      asm("vpcmpleb %[bin], %[threshold], %[second]\n\t"
-          "vpandd %[keep], %[word], %[cleared]\n\t"
-          "vmovdqu8 %[cleared], %[word]%{%[second]%}"
-          : [word] "+v"(word[k]), [second] "=&Yk"(second), [cleared] "=&v"(cleared)
-          : [bin] "m"(*bin), [threshold] "v"(threshold), [keep] "v"(keep));
-    }
+// word = where `second`, word & keep; else word. Written out in assembly
+// because GCC 12, given the intrinsics, merges into a fresh register and
+// copies it back, one more 512-bit uop per split and block. With kGfni the
+// AND is one merge-masked GF2P8AFFINEQB of the word by keep's matrix
+// (kKeepMatrices): with the compare, two uops per split and block, one on
+// port 5 and one on port 0, where the portable step takes three (an AND and
+// a masked move besides the compare) on those two ports (docs/PERFORMANCE.md,
+// run Q5).
+template <bool kGfni>
+inline void ApplyKeep(__mmask64 second, __m512i keep, __m512i* word) {
+  if constexpr (kGfni) {
+    asm("vgf2p8affineqb $0, %[keep], %[word], %[word]%{%[second]%}"
+        : [word] "+v"(*word)
+        : [second] "Yk"(second), [keep] "v"(keep));
+  } else {
+    __m512i cleared;
+    asm("vpandd %[keep], %[word], %[cleared]\n\t"
+        "vmovdqu8 %[cleared], %[word]%{%[second]%}"
+        : [word] "+v"(*word), [cleared] "=&v"(cleared)
+        : [second] "Yk"(second), [keep] "v"(keep));
   }
 }
 
-// The exit leaves of kBlocks blocks whose bins are `stride` bytes apart:
-// each split's threshold and keep mask are loaded once for all of them
-// (two blocks per split measured 20% faster than one, four 7% faster than
-// two: block_evaluator_impl.h, kBinnedGroup).
+// Keep mask `keep` (a byte, four times) as ApplyKeep takes it.
+template <bool kGfni>
+inline __m512i KeepOperand(std::uint32_t keep) {
+  return kGfni ? _mm512_set1_epi64(static_cast<long long>(kKeepMatrices.by_keep[keep & 0xFFu]))
+               : _mm512_set1_epi32(static_cast<int>(keep));
+}
+
+// One numerical split for kBlocks blocks: the item goes to the second
+// subtree where its bin (or complemented bin) >= threshold.
 template <int kBlocks, bool kGfni>
-void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
-                      const unsigned char* bins, std::size_t stride, BlockBytes* leaves) {
+inline void SplitStep(const BinNode& node, const BinnedWords& tree, __m512i* word) {
+  const __m512i threshold = _mm512_set1_epi32(static_cast<int>(node.threshold));
+  const __m512i keep = KeepOperand<kGfni>(node.keep);
+  for (int k = 0; k < kBlocks; ++k) {
+    const __m512i bin = _mm512_load_si512(tree.bins + k * tree.stride + node.bins_offset);
+    ApplyKeep<kGfni>(_mm512_cmpge_epi8_mask(bin, threshold), keep, &word[k]);
+  }
+}
+
+// One categorical split for kBlocks blocks: the code's byte of the split's
+// sides (a shuffle of the eight bytes, in every lane), tested with the
+// code's bit.
+template <int kBlocks, bool kGfni>
+inline void CategoryStep(const CategoryNode& node, const BinnedWords& tree, __m512i* word) {
+  const __m512i sides = _mm512_set1_epi64(static_cast<long long>(node.second));
+  const __m512i keep = KeepOperand<kGfni>(node.keep);
+  for (int k = 0; k < kBlocks; ++k) {
+    const unsigned char* at = tree.bins + k * tree.stride + node.bins_offset;
+    const __m512i byte = _mm512_shuffle_epi8(sides, _mm512_load_si512(at));
+    ApplyKeep<kGfni>(_mm512_test_epi8_mask(byte, _mm512_load_si512(at + tree.bit_rows)), keep,
+                     &word[k]);
+  }
+}
+
+// The exit leaves of kBlocks blocks: each split's threshold and keep mask
+// are loaded once for all of them (two blocks per split measured 20% faster
+// than one, four 7% faster than two: block_evaluator_impl.h, kBinnedGroup).
+template <int kBlocks, bool kGfni, bool kCategorical>
+void BinnedExitLeaves(const BinnedWords& tree, BlockBytes* leaves) {
   const __m512i ones = _mm512_set1_epi32(-1);
   const __m512i eight = _mm512_set1_epi8(8);
   // The lowest word not 0 so far and its first leaf, per item: the bit scan
@@ -198,8 +252,8 @@ void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std:
   __m512i exit_word[kBlocks];
   __m512i exit_base[kBlocks];
   for (int k = 0; k < kBlocks; ++k) exit_word[k] = exit_base[k] = _mm512_setzero_si512();
-  __m512i base = _mm512_set1_epi8(static_cast<char>(8 * words));
-  for (std::uint32_t w = words; w-- > 0;) {
+  __m512i base = _mm512_set1_epi8(static_cast<char>(8 * tree.words));
+  for (std::uint32_t w = tree.words; w-- > 0;) {
     base = _mm512_sub_epi8(base, eight);
     // Two halves of each word, the splits alternating between them and
     // ANDed at the end: GF2P8AFFINEQB's latency is 5 cycles, so one chain
@@ -207,13 +261,22 @@ void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std:
     __m512i word[kBlocks];
     __m512i other[kBlocks];
     for (int k = 0; k < kBlocks; ++k) word[k] = other[k] = ones;
-    const BinNode* node = nodes + (w == 0 ? 0 : word_ends[w - 1]);
-    const BinNode* const end = nodes + word_ends[w];
+    const BinNode* node = tree.begin(w);
+    const BinNode* const end = tree.end(w);
     for (; end - node >= 2; node += 2) {
-      SplitStep<kBlocks, kGfni>(node[0], bins, stride, word);
-      SplitStep<kBlocks, kGfni>(node[1], bins, stride, other);
+      SplitStep<kBlocks, kGfni>(node[0], tree, word);
+      SplitStep<kBlocks, kGfni>(node[1], tree, other);
     }
-    if (node != end) SplitStep<kBlocks, kGfni>(*node, bins, stride, word);
+    if (node != end) SplitStep<kBlocks, kGfni>(*node, tree, word);
+    if constexpr (kCategorical) {
+      const CategoryNode* category = tree.category_begin(w);
+      const CategoryNode* const category_end = tree.category_end(w);
+      for (; category_end - category >= 2; category += 2) {
+        CategoryStep<kBlocks, kGfni>(category[0], tree, word);
+        CategoryStep<kBlocks, kGfni>(category[1], tree, other);
+      }
+      if (category != category_end) CategoryStep<kBlocks, kGfni>(*category, tree, other);
+    }
     for (int k = 0; k < kBlocks; ++k) {
       word[k] = _mm512_and_si512(word[k], other[k]);
       const __mmask64 found = _mm512_test_epi8_mask(word[k], word[k]);
@@ -277,40 +340,60 @@ inline __m256i LowestBitOfBytes(__m256i word) {
   return _mm256_or_si256(low, high);
 }
 
-template <int kBlocks, bool kGfni>
-void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
-                      const unsigned char* bins, std::size_t stride, BlockBytes* leaves) {
+template <int kBlocks, bool kGfni, bool kCategorical>
+void BinnedExitLeaves(const BinnedWords& tree, BlockBytes* leaves) {
   static_assert(!kGfni, "GFNI's split step is AVX-512's");
   constexpr int kHalves = 2 * kBlocks;  // registers of 32 items
+  const __m256i zero = _mm256_setzero_si256();
   // The lowest word not 0 so far and its first leaf, per item (in memory
   // with four blocks: sixteen registers hold the words): the bit scan runs
   // once, after the last word, as on AVX-512 (run Q5).
   __m256i exit_word[kHalves];
   __m256i exit_base[kHalves];
   for (int h = 0; h < kHalves; ++h) {
-    exit_word[h] = _mm256_setzero_si256();
+    exit_word[h] = zero;
     exit_base[h] = _mm256_set1_epi8(-1);
   }
-  for (std::uint32_t w = words; w-- > 0;) {
+  for (std::uint32_t w = tree.words; w-- > 0;) {
     __m256i word[kHalves];
     for (int h = 0; h < kHalves; ++h) word[h] = _mm256_set1_epi32(-1);
     // Cleared where the item goes to the split's second subtree: where its
     // bin (or complemented bin) is not below the threshold.
-    const BinNode* node = nodes + (w == 0 ? 0 : word_ends[w - 1]);
-    for (const BinNode* end = nodes + word_ends[w]; node != end; ++node) {
+    for (const BinNode* node = tree.begin(w); node != tree.end(w); ++node) {
       const __m256i threshold = _mm256_set1_epi32(static_cast<int>(node->threshold));
       const __m256i keep = _mm256_set1_epi32(static_cast<int>(node->keep));
       for (int h = 0; h < kHalves; ++h) {
-        const unsigned char* at = bins + (h / 2) * stride + node->bins_offset + 32 * (h % 2);
+        const unsigned char* at =
+            tree.bins + (h / 2) * tree.stride + node->bins_offset + 32 * (h % 2);
         const __m256i bin = _mm256_load_si256(reinterpret_cast<const __m256i*>(at));
         // All ones where the item goes to the first subtree: keep all.
         const __m256i first = _mm256_cmpgt_epi8(threshold, bin);
         word[h] = _mm256_and_si256(word[h], _mm256_or_si256(first, keep));
       }
     }
+    // A categorical split: the code's byte of its sides (a shuffle of the
+    // eight bytes, in each lane) without the code's bit where the item goes
+    // to the first subtree.
+    if constexpr (kCategorical) {
+      for (const CategoryNode* node = tree.category_begin(w); node != tree.category_end(w);
+           ++node) {
+        const __m256i sides = _mm256_set1_epi64x(static_cast<long long>(node->second));
+        const __m256i keep = _mm256_set1_epi32(static_cast<int>(node->keep));
+        for (int h = 0; h < kHalves; ++h) {
+          const unsigned char* at =
+              tree.bins + (h / 2) * tree.stride + node->bins_offset + 32 * (h % 2);
+          const __m256i byte =
+              _mm256_shuffle_epi8(sides, _mm256_load_si256(reinterpret_cast<const __m256i*>(at)));
+          const __m256i bit =
+              _mm256_load_si256(reinterpret_cast<const __m256i*>(at + tree.bit_rows));
+          const __m256i first = _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), zero);
+          word[h] = _mm256_and_si256(word[h], _mm256_or_si256(first, keep));
+        }
+      }
+    }
     const __m256i base = _mm256_set1_epi8(static_cast<char>(8 * w));
     for (int h = 0; h < kHalves; ++h) {
-      const __m256i empty = _mm256_cmpeq_epi8(word[h], _mm256_setzero_si256());
+      const __m256i empty = _mm256_cmpeq_epi8(word[h], zero);
       // Where the word is not 0 it replaces the exit word, and its first
       // leaf (lower than any before: the words go down) the exit base.
       exit_word[h] = _mm256_or_si256(word[h], _mm256_and_si256(exit_word[h], empty));
@@ -342,30 +425,46 @@ inline SseBytes LowestBitOfBytes(SseBytes word) {
          (((lowest & static_cast<std::int8_t>(0xF0)) != zero) & (one + one + one + one));
 }
 
-template <int kBlocks, bool kGfni>
-void BinnedExitLeaves(const BinNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
-                      const unsigned char* bins, std::size_t stride, BlockBytes* leaves) {
+template <int kBlocks, bool kGfni, bool kCategorical>
+void BinnedExitLeaves(const BinnedWords& tree, BlockBytes* leaves) {
   static_assert(!kGfni, "GFNI's split step is AVX-512's");
   constexpr int kRegisters = kSseRegisters * kBlocks;
   const SseBytes zero = {};
   SseBytes exit_word[kRegisters];
   SseBytes exit_base[kRegisters];
   for (int r = 0; r < kRegisters; ++r) exit_word[r] = exit_base[r] = zero;
-  for (std::uint32_t w = words; w-- > 0;) {
+  for (std::uint32_t w = tree.words; w-- > 0;) {
     SseBytes word[kRegisters];
     for (int r = 0; r < kRegisters; ++r) word[r] = ~zero;
     // Cleared where the item goes to the split's second subtree.
-    const BinNode* node = nodes + (w == 0 ? 0 : word_ends[w - 1]);
-    for (const BinNode* end = nodes + word_ends[w]; node != end; ++node) {
+    for (const BinNode* node = tree.begin(w); node != tree.end(w); ++node) {
       const SseBytes threshold = zero + static_cast<std::int8_t>(node->threshold & 0xFFu);
       const SseBytes keep = zero + static_cast<std::int8_t>(node->keep & 0xFFu);
       for (int r = 0; r < kRegisters; ++r) {
         SseBytes bin;
-        std::memcpy(
-            &bin,
-            bins + (r / kSseRegisters) * stride + node->bins_offset + 16 * (r % kSseRegisters),
-            sizeof bin);
+        std::memcpy(&bin,
+                    tree.bins + (r / kSseRegisters) * tree.stride + node->bins_offset +
+                        16 * (r % kSseRegisters),
+                    sizeof bin);
         word[r] &= (bin < threshold) | keep;
+      }
+    }
+    // A categorical split: SSE2 has no byte shuffle, so each item's side is
+    // its code's bit of the split's sides, one by one.
+    if constexpr (kCategorical) {
+      for (const CategoryNode* node = tree.category_begin(w); node != tree.category_end(w);
+           ++node) {
+        const SseBytes keep = zero + static_cast<std::int8_t>(node->keep & 0xFFu);
+        for (int r = 0; r < kRegisters; ++r) {
+          const unsigned char* at = tree.bins + (r / kSseRegisters) * tree.stride +
+                                    node->bins_offset + 16 * (r % kSseRegisters);
+          SseBytes first;
+          for (int j = 0; j < 16; ++j) {
+            const std::uint64_t byte = node->second >> (8 * at[j]);
+            first[j] = (byte & at[j + tree.bit_rows]) != 0 ? 0 : -1;
+          }
+          word[r] &= first | keep;
+        }
       }
     }
     const SseBytes base = zero + static_cast<std::int8_t>(8 * w);
@@ -401,12 +500,11 @@ void AddBinnedLeaves(const Sum* leaves, std::uint32_t, const BlockBytes& leaf, s
 
 // One tree for kBlocks blocks (their bins `stride` bytes apart, their
 // outputs kBlockItems apart; the last has in_last items).
-template <int kBlocks, bool kGfni, typename Sum>
-void BinnedTree(const BinNode* nodes, const std::uint32_t* word_ends, std::uint32_t words,
-                const Sum* leaves, std::uint32_t count, const unsigned char* bins,
-                std::size_t stride, std::size_t in_last, Sum* out) {
+template <int kBlocks, bool kGfni, bool kCategorical, typename Sum>
+void BinnedTree(const BinnedWords& tree, const Sum* leaves, std::uint32_t count,
+                std::size_t in_last, Sum* out) {
   BlockBytes leaf[kBlocks];
-  BinnedExitLeaves<kBlocks, kGfni>(nodes, word_ends, words, bins, stride, leaf);
+  BinnedExitLeaves<kBlocks, kGfni, kCategorical>(tree, leaf);
   for (int k = 0; k < kBlocks; ++k) {
     const std::size_t in_block = k + 1 < kBlocks ? PreparedModel::kBlockItems : in_last;
     Sum* at = out + k * PreparedModel::kBlockItems;

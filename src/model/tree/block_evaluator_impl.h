@@ -25,6 +25,7 @@
 
 #include "model/tree/block_evaluator.h"
 #include "model/tree/reference_evaluator.h"
+#include "model/tree/split_keys.h"
 
 namespace calcjit::model::CALCJIT_MODEL_TIER {
 
@@ -130,6 +131,9 @@ void MakeKeys(const TreeEnsemble& model, const Slot& slot, const float* column, 
       }
       break;
     }
+    case SlotKind::kCategoryCode:
+      for (std::size_t i = 0; i < count; ++i) keys[i] = CategoryCode(model.rules, column[i]);
+      break;
     case SlotKind::kCategoryInSetLeft: {
       // Tiny values truncate to category 0 whether or not they count as +0.
       TreeNode node;
@@ -259,39 +263,31 @@ constexpr std::size_t kBinnedGroup = 4;
 constexpr std::size_t kBinnedGroup = 2;
 #endif
 
-// One binned tree for the `group` blocks of a pass from `first_block` on
-// (at most kBinnedGroup; the last one has in_last items).
-template <bool kGfni, typename Sum>
-void RunBinnedTree(const PreparedModel& prepared, const FastTree& tree, const Sum* all_leaves,
-                   const unsigned char* bins, std::size_t stride, std::size_t group,
-                   std::size_t in_last, Sum* out) {
-  const BinNode* nodes = prepared.bin_nodes().data() + tree.first_node;
-  const std::uint32_t* ends = prepared.word_ends().data() + tree.first_word;
-  const Sum* leaves = all_leaves + tree.first_leaf;
+// One binned tree for the `group` blocks of a pass whose bins start at
+// `bins` (at most kBinnedGroup blocks; the last one has in_last items).
+template <bool kGfni, bool kCategorical, typename Sum>
+void RunBinnedTree(const BinnedWords& words, const Sum* leaves, std::uint32_t count,
+                   std::size_t group, std::size_t in_last, Sum* out) {
   switch (group) {
     case 4:
       if constexpr (kBinnedGroup == 4) {
-        BinnedTree<4, kGfni, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, stride,
-                                  in_last, out);
+        BinnedTree<4, kGfni, kCategorical, Sum>(words, leaves, count, in_last, out);
         return;
       }
       break;
     case 3:
       if constexpr (kBinnedGroup == 4) {
-        BinnedTree<3, kGfni, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, stride,
-                                  in_last, out);
+        BinnedTree<3, kGfni, kCategorical, Sum>(words, leaves, count, in_last, out);
         return;
       }
       break;
     case 2:
-      BinnedTree<2, kGfni, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, stride, in_last,
-                                out);
+      BinnedTree<2, kGfni, kCategorical, Sum>(words, leaves, count, in_last, out);
       return;
     default:
       break;
   }
-  BinnedTree<1, kGfni, Sum>(nodes, ends, tree.words, leaves, tree.leaves, bins, stride, in_last,
-                            out);
+  BinnedTree<1, kGfni, kCategorical, Sum>(words, leaves, count, in_last, out);
 }
 
 // Every tree, chunk by chunk, for the blocks of a pass, kBinnedGroup blocks
@@ -301,6 +297,8 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
              std::size_t count, Sum* const* sums, const unsigned char* keys) {
   const std::size_t block_bytes = prepared.scratch_layout().block_bytes;
   const std::size_t bins_offset = prepared.scratch_layout().bins_offset;
+  // A code bin slot's bit row is its complemented copy's.
+  const std::size_t bit_rows = prepared.bin_slots().size() * kBlock;
   const std::size_t blocks = (count + kBlock - 1) / kBlock;
   const auto& chunks = prepared.chunk_starts(kTier);
   const FastTree* trees = prepared.trees(kTier).data();
@@ -317,8 +315,20 @@ void RunPass(const PreparedModel& prepared, const float* const* columns, std::si
         const FastTree& tree = trees[t];
         Sum* out = sums[tree.output] + block_first;
         if (tree.form == TreeForm::kBinned) {
-          RunBinnedTree<kGfni, Sum>(prepared, tree, all_leaves, block_keys + bins_offset,
-                                    block_bytes, group, in_last, out);
+          const BinnedWords words{prepared.bin_nodes().data() + tree.first_node,
+                                  prepared.word_ends().data() + tree.first_word,
+                                  prepared.category_nodes().data() + tree.first_category_node,
+                                  prepared.category_word_ends().data() + tree.first_word,
+                                  tree.words,
+                                  block_keys + bins_offset,
+                                  block_bytes,
+                                  bit_rows};
+          const Sum* leaves = all_leaves + tree.first_leaf;
+          if (tree.categorical) {
+            RunBinnedTree<kGfni, true, Sum>(words, leaves, tree.leaves, group, in_last, out);
+          } else {
+            RunBinnedTree<kGfni, false, Sum>(words, leaves, tree.leaves, group, in_last, out);
+          }
           continue;
         }
         for (std::size_t k = 0; k < group; ++k) {
@@ -387,9 +397,14 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
       const std::size_t complemented = prepared.bin_slots().size() * kBlock;
       const std::uint32_t* tables = prepared.bin_thresholds().data();
       for (const BinSlot& bin_slot : prepared.bin_slots()) {
-        MakeBins(bin_slot, tables + bin_slot.first_threshold,
-                 reinterpret_cast<const std::uint32_t*>(block_keys) + bin_slot.slot * kBlock, bins,
-                 bins + complemented);
+        const auto* slot_keys =
+            reinterpret_cast<const std::uint32_t*>(block_keys) + bin_slot.slot * kBlock;
+        if (bin_slot.codes()) {
+          MakeCodeBins(slot_keys, bins, bins + complemented);
+        } else {
+          MakeBins(bin_slot, tables + bin_slot.first_threshold, slot_keys, bins,
+                   bins + complemented);
+        }
         bins += kBlock;
       }
     }

@@ -126,7 +126,11 @@ bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64,
   std::vector<LeafOrder> orders(trees->size());
   std::vector<std::vector<bool>> right_first(trees->size());
   std::vector<std::vector<FastNode>> keys(trees->size());
+  // Per candidate's split: whether it reads a category code (its key's slot
+  // is then the feature's kCategoryCode slot, its threshold unused).
+  std::vector<std::vector<bool>> reads_code(trees->size());
   std::map<std::uint16_t, std::vector<std::uint32_t>> thresholds;
+  std::map<std::uint16_t, std::uint32_t> code_bin_slot;  // kCategoryCode slot -> its bin slot
   std::size_t candidates = 0;
   for (std::size_t t = 0; t < trees->size(); ++t) {
     if ((*trees)[t].form != TreeForm::kBinned) continue;
@@ -136,8 +140,18 @@ bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64,
     orders[t] = OrderLeaves(model, tree, &child_order.right_first());
     right_first[t] = child_order.right_first();
     for (std::uint32_t index : orders[t].splits) {
-      const FastNode key = SplitKey(model, model.node(tree, index), slots);
+      const TreeNode& node = model.node(tree, index);
+      if (node.kind == NodeKind::kCategorical && CategoryCodesFit(model, node)) {
+        const std::uint16_t slot =
+            slots->Get(Slot{SlotKind::kCategoryCode, false, node.feature, 0});
+        keys[t].push_back(FastNode{0, slot, 0});
+        reads_code[t].push_back(true);
+        code_bin_slot.emplace(slot, 0);
+        continue;
+      }
+      const FastNode key = SplitKey(model, node, slots);
       keys[t].push_back(key);
+      reads_code[t].push_back(false);
       thresholds[key.slot].push_back(key.threshold_key);
     }
   }
@@ -167,11 +181,20 @@ bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64,
     }
   }
   // PrepareOptions::bin_slots_per_tree (the most any tier takes): past it,
-  // the walk or the 32-bit bitvector is cheaper than making the bins.
-  if (static_cast<double>(bin_slots.size()) >
-      max_bin_slots_per_tree * static_cast<double>(candidates)) {
+  // the walk or the 32-bit bitvector is cheaper than making the bins. Not
+  // when a tree reads category codes: it has no other fast form.
+  if (code_bin_slot.empty() && static_cast<double>(bin_slots.size()) >
+                                   max_bin_slots_per_tree * static_cast<double>(candidates)) {
     for (FastTree& tree : *trees) tree.form = TreeForm::kWalk;
     return false;
+  }
+  // A bin slot per kCategoryCode slot, after the searched ones: its bins
+  // are the code's byte and bit (BinSlot::codes).
+  for (auto& [slot, bin_slot] : code_bin_slot) {
+    bin_slot = static_cast<std::uint32_t>(bin_slots.size());
+    BinSlot codes;
+    codes.slot = slot;
+    bin_slots.push_back(codes);
   }
   prepared->bin_slots_ = std::move(bin_slots);
   prepared->bin_thresholds_ = std::move(tables);
@@ -186,6 +209,10 @@ bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64,
     fast.words = (leaves + kWordLeaves - 1) / kWordLeaves;
     fast.first_node = static_cast<std::uint32_t>(prepared->bin_nodes_.size());
     fast.first_word = static_cast<std::uint32_t>(prepared->word_ends_.size());
+    fast.first_category_node = static_cast<std::uint32_t>(prepared->category_nodes_.size());
+    // category_word_ends() runs beside word_ends(), whose first entries may
+    // be the 32-bit bitvector form's.
+    prepared->category_word_ends_.resize(fast.first_word, 0);
     // Word by word, the splits whose first subtree's leaves meet the word,
     // each cleared where the item goes to its second subtree: `bin >=
     // threshold` for a split laid out left first; for one laid out right
@@ -199,7 +226,7 @@ bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64,
       for (const bool swapped : {false, true}) {
         for (std::size_t s = 0; s < order.splits.size(); ++s) {
           const std::uint32_t index = order.splits[s];
-          if (right_first[t][index] != swapped) continue;
+          if (right_first[t][index] != swapped || reads_code[t][s]) continue;
           const TreeNode& node = model.node(tree, index);
           const std::uint32_t first = swapped ? node.right : node.left;
           const std::uint32_t second = swapped ? node.left : node.right;
@@ -220,14 +247,36 @@ bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64,
       }
       prepared->word_ends_.push_back(
           static_cast<std::uint32_t>(prepared->bin_nodes_.size() - fast.first_node));
+      // Then the word's categorical splits that read codes, each cleared
+      // where the item's code goes to its second subtree.
+      for (std::size_t s = 0; s < order.splits.size(); ++s) {
+        if (!reads_code[t][s]) continue;
+        const std::uint32_t index = order.splits[s];
+        const bool swapped = right_first[t][index];
+        const TreeNode& node = model.node(tree, index);
+        const std::uint32_t first = swapped ? node.right : node.left;
+        const std::uint32_t second = swapped ? node.left : node.right;
+        const std::uint32_t lo = std::max(order.first_leaf[first], word_lo);
+        const std::uint32_t hi = std::min(order.first_leaf[second], word_hi);
+        if (lo >= hi) continue;
+        const std::uint32_t cleared = ((1u << (hi - lo)) - 1) << (lo - word_lo);
+        prepared->category_nodes_.push_back(CategoryNode{
+            code_bin_slot.at(keys[t][s].slot) * static_cast<std::uint32_t>(kBlockItems),
+            FourTimes(~cleared & 0xFFu), CategoryCodeSides(model, node, swapped)});
+        fast.categorical = true;
+      }
+      prepared->category_word_ends_.push_back(
+          static_cast<std::uint32_t>(prepared->category_nodes_.size() - fast.first_category_node));
     }
     fast.depth = static_cast<std::uint32_t>(prepared->bin_nodes_.size() - fast.first_node);
     fast.first_leaf = prepared->AddLeaves(float64, leaves);
     for (std::uint32_t i = 0; i < leaves; ++i) {
       prepared->SetLeaf(float64, fast.first_leaf + i, model.node(tree, order.leaves[i]).value);
     }
-    fast.bytes = static_cast<std::uint32_t>(fast.depth * sizeof(BinNode) +
-                                            leaves * (float64 ? sizeof(double) : sizeof(float)));
+    fast.bytes = static_cast<std::uint32_t>(
+        fast.depth * sizeof(BinNode) +
+        (prepared->category_nodes_.size() - fast.first_category_node) * sizeof(CategoryNode) +
+        leaves * (float64 ? sizeof(double) : sizeof(float)));
   }
   return true;
 }

@@ -21,6 +21,20 @@ namespace {
 constexpr std::size_t kChunkBytes = 16 * 1024;
 constexpr std::size_t kPassBytes = 1024 * 1024;
 constexpr std::uint32_t kMaxFastTreeNodes = 65535;
+
+// Whether the reached nodes `order` of a tree have a categorical split and
+// every one's set fits category codes (split_keys.h).
+bool AllCategoriesAreCodes(const TreeEnsemble& model, const Tree& tree,
+                           const std::vector<std::uint32_t>& order) {
+  bool categorical = false;
+  for (const std::uint32_t index : order) {
+    const TreeNode& node = model.node(tree, index);
+    if (node.kind != NodeKind::kCategorical) continue;
+    if (!CategoryCodesFit(model, node)) return false;
+    categorical = true;
+  }
+  return categorical;
+}
 constexpr std::uint32_t kMaxHeapDepth = 10;
 
 // The bits of [lo, hi) (0 <= lo <= hi <= 32) in a 32-bit word: no shift by
@@ -221,6 +235,10 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
     std::vector<FastTree> candidates(model.trees.size());
     std::vector<FastTree> binned(model.trees.size());
     std::vector<std::uint32_t> binnable(model.trees.size(), 0);  // its leaves, if a candidate
+    // Trees whose categorical splits read codes (split_keys.h) and that have
+    // no other fast layout: binned on every tier whose limit of leaves they
+    // fit, whatever the bins cost, else the reference walk.
+    std::vector<bool> codes_only(model.trees.size(), false);
     for (std::size_t t = 0; t < model.trees.size(); ++t) {
       const Tree& tree = model.trees[t];
       FastTree fast;
@@ -243,6 +261,23 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
           queue.push_back(node.right);
           queue.push_back(node.left);
         }
+      }
+      // A tree with categorical splits, all of whose sets fit category codes:
+      // only the binned form, which reads codes. Every other form reads a
+      // slot per category set (a key per item and block each: a categorical
+      // XGBoost model of 500 trees of depth 8 has 46,000 such sets, which made
+      // it 100x slower than its numerical twin, docs/PERFORMANCE.md run Q6).
+      if (options.binned && (count + 1) / 2 <= kMaxBitvectorLeaves &&
+          AllCategoriesAreCodes(model, tree, order)) {
+        binned[t].form = TreeForm::kBinned;
+        binned[t].output = tree.output;
+        binnable[t] = (count + 1) / 2;
+        codes_only[t] = true;
+        fast.form = TreeForm::kReference;
+        fast.reference_tree = static_cast<std::int64_t>(t);
+        fast.depth = 0;
+        prepared.trees_.push_back(fast);
+        continue;
       }
       // The form of this tree (docs/DESIGN.md, "Tree evaluators"): oblivious
       // when symmetric, else bitvector up to kMaxBitvectorLeaves leaves, else a walk.
@@ -322,8 +357,11 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
         const auto trees = std::count_if(binned.begin(), binned.end(), [](const FastTree& tree) {
           return tree.form == TreeForm::kBinned;
         });
-        bin_slots_per_tree = static_cast<double>(prepared.bin_slots_.size()) /
-                             static_cast<double>(std::max<std::ptrdiff_t>(trees, 1));
+        // Code bin slots cost a copy each, not a search.
+        const auto searched = std::count_if(prepared.bin_slots_.begin(), prepared.bin_slots_.end(),
+                                            [](const BinSlot& slot) { return !slot.codes(); });
+        bin_slots_per_tree =
+            static_cast<double>(searched) / static_cast<double>(std::max<std::ptrdiff_t>(trees, 1));
       }
     }
     if (slots.overflow()) {
@@ -335,6 +373,8 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       prepared.mask_nodes_.clear();
       prepared.word_ends_.clear();
       prepared.bin_nodes_.clear();
+      prepared.category_nodes_.clear();
+      prepared.category_word_ends_.clear();
       prepared.bin_slots_.clear();
       prepared.bin_thresholds_.clear();
       prepared.float_leaves_.clear();
@@ -376,7 +416,7 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
         const FastTree& bitvector = candidates[t];
         const bool fits_binned = binnable[t] > 0 && binnable[t] <= options.max_binned_leaves[tier];
         if (fits_binned && binned[t].form == TreeForm::kBinned &&
-            bin_slots_per_tree <= options.bin_slots_per_tree[tier]) {
+            (codes_only[t] || bin_slots_per_tree <= options.bin_slots_per_tree[tier])) {
           trees[t] = binned[t];
         } else if (bitvector.form == TreeForm::kBitvector &&
                    bitvector.leaves <= options.max_bitvector_leaves[tier]) {

@@ -16,7 +16,8 @@
 // and `x <= t` in float64 is `key(x) < key(largest float32 <= t) + 1`. A
 // categorical split reads a slot whose key is 0 (left) or 1 (right),
 // computed per item from the category set. A leaf compares against 0 (never
-// less) and points to itself.
+// less) and points to itself. (The binned form reads categories as codes
+// instead: kCategoryCode, below.)
 //
 // Nodes are 8 bytes: the threshold key, the slot, and the offset from the
 // node to its pair of children (right child first, left child second), so
@@ -102,6 +103,10 @@ enum class SlotKind : std::uint8_t {
   kTinyZeroMissingHigh,
   kCategoryInSetRight,  // 0 if TreeRules::Categories::kInSetGoesRight goes left, else 1
   kCategoryInSetLeft,   // the same for kInSetGoesLeft
+  // The category as a code (split_keys.h, CategoryCode): 0-61 a category,
+  // kCodeNan, or kCodeOther; one slot per feature, for the binned form's
+  // categorical splits, whatever their sets.
+  kCategoryCode,
 };
 
 struct Slot {
@@ -152,12 +157,30 @@ static_assert(sizeof(BinNode) == 12);
 // and 2i + 1, the 2^depth - 1 - count entries past the last threshold are
 // 0xFFFFFFFF, and `depth` steps of i = 2i + (entry i <= key) from i = 1 end
 // at 2^depth + the bin. The first levels of the tree fit in registers.
+//
+// A bin slot of a kCategoryCode slot has no thresholds (count 0): its bins
+// are the code's byte (code >> 3) and its bit within it (1 << (code & 7)),
+// the latter in the complemented copy's place (CategoryNode).
 struct BinSlot {
   std::uint16_t slot = 0;
   std::uint8_t count = 0;
   std::uint8_t depth = 0;
   std::uint32_t first_threshold = 0;
+  bool codes() const { return count == 0; }
 };
+
+// A categorical split of a kBinned tree as it meets one 8-leaf word: bit c
+// of `second` is set where an item of category code c goes to the subtree
+// laid out second, and the word is then ANDed with keep. bins_offset is its
+// code bin slot's (the byte row; the bit row is the complemented copy's).
+// One lookup of the code's byte in `second` (a byte shuffle) and one test of
+// its bit decide the split for a block (binned_impl.h).
+struct CategoryNode {
+  std::uint32_t bins_offset;
+  std::uint32_t keep;  // the byte, four times
+  std::uint64_t second;
+};
+static_assert(sizeof(CategoryNode) == 16);
 
 // How a tree is evaluated, chosen once at preparation (PreparedModel).
 enum class TreeForm : std::uint8_t {
@@ -191,11 +214,15 @@ struct FastTree {
   // w - 1], first_node + word_ends()[first_word + w]) (from 0 for w = 0).
   // kBinned: the same with 8-leaf words and bin_nodes() (prepared_binned.cc
   // chooses which subtree of each split is laid out first, for the fewest
-  // (split, word) pairs).
+  // (split, word) pairs); a categorical tree's categorical splits of word w
+  // are category_nodes()[first_category_node + category_word_ends()[first_word
+  // + w - 1], ...], after its numerical ones.
   std::uint32_t words = 0;
   std::uint32_t first_word = 0;
   std::uint32_t first_leaf = 0;
-  std::uint32_t bytes = 0;  // of nodes and leaves, for grouping into chunks
+  std::uint32_t bytes = 0;                // of nodes and leaves, for grouping into chunks
+  std::uint32_t first_category_node = 0;  // kBinned with categorical splits
+  bool categorical = false;               // kBinned: has CategoryNodes
   // A tree too large for 16-bit child offsets (over 65,535 nodes) is walked
   // by the reference evaluator: same bits, slower. -1 otherwise.
   std::int64_t reference_tree = -1;
@@ -287,6 +314,8 @@ class PreparedModel {
   const std::vector<MaskNode>& mask_nodes() const { return mask_nodes_; }
   const std::vector<std::uint32_t>& word_ends() const { return word_ends_; }
   const std::vector<BinNode>& bin_nodes() const { return bin_nodes_; }
+  const std::vector<CategoryNode>& category_nodes() const { return category_nodes_; }
+  const std::vector<std::uint32_t>& category_word_ends() const { return category_word_ends_; }
   const std::vector<BinSlot>& bin_slots() const { return bin_slots_; }
   const std::vector<std::uint32_t>& bin_thresholds() const { return bin_thresholds_; }
   const std::vector<float>& float_leaves() const { return float_leaves_; }     // Sum::kFloat32
@@ -336,6 +365,8 @@ class PreparedModel {
   std::vector<MaskNode> mask_nodes_;
   std::vector<std::uint32_t> word_ends_;
   std::vector<BinNode> bin_nodes_;
+  std::vector<CategoryNode> category_nodes_;
+  std::vector<std::uint32_t> category_word_ends_;
   std::vector<BinSlot> bin_slots_;
   std::vector<std::uint32_t> bin_thresholds_;
   std::vector<float> float_leaves_;

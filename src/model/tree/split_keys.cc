@@ -2,6 +2,9 @@
 
 #include <bit>
 #include <cmath>
+#include <limits>
+
+#include "model/tree/reference_evaluator.h"
 
 namespace calcjit::model {
 
@@ -48,6 +51,28 @@ std::uint16_t SlotTable::Get(const Slot& slot) {
   slots_.push_back(slot);
   index_.emplace(key, static_cast<std::uint16_t>(index));
   return static_cast<std::uint16_t>(index);
+}
+
+bool CategoryCodesFit(const TreeEnsemble& model, const TreeNode& node) {
+  const CategorySet& set = model.category_sets[node.category_set];
+  for (std::uint32_t w = 0; w < set.num_words; ++w) {
+    const std::uint32_t word = model.category_words[set.first_word + w];
+    // Word w holds categories 32w to 32w + 31; those from kCodeNan on are past.
+    const std::uint32_t past = w == 0 ? 0u : w == 1 ? ~((1u << (kCodeNan - 32)) - 1) : 0xFFFFFFFFu;
+    if ((word & past) != 0) return false;
+  }
+  return true;
+}
+
+std::uint64_t CategoryCodeSides(const TreeEnsemble& model, const TreeNode& node, bool left_second) {
+  std::uint64_t sides = 0;
+  for (std::uint32_t code = 0; code <= kCodeOther; ++code) {
+    const float value = code < kCodeNan    ? static_cast<float>(code)
+                        : code == kCodeNan ? std::numeric_limits<float>::quiet_NaN()
+                                           : static_cast<float>(kCodeNan);
+    if (GoesLeft(model, node, value) == left_second) sides |= std::uint64_t{1} << code;
+  }
+  return sides;
 }
 
 FastNode SplitKey(const TreeEnsemble& model, const TreeNode& node, SlotTable* slots) {

@@ -5,6 +5,7 @@
 #ifndef CALCJIT_MODEL_TREE_SPLIT_KEYS_H_
 #define CALCJIT_MODEL_TREE_SPLIT_KEYS_H_
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <tuple>
@@ -38,6 +39,36 @@ class SlotTable {
 // The slot and threshold key of one split (see prepared_model.h); the
 // caller fills child_delta.
 FastNode SplitKey(const TreeEnsemble& model, const TreeNode& node, SlotTable* slots);
+
+// The binned form reads a categorical split's feature as a category code,
+// one per feature (SlotKind::kCategoryCode): categories 0 to 61 as
+// themselves, NaN as kCodeNan, anything else as kCodeOther (a category past
+// 61, or a value that names none: negative, or too large). A split takes
+// that way only if its set holds no category past 61 (CategoryCodesFit), so
+// that every input of kCodeOther goes where category 62 goes.
+inline constexpr std::uint32_t kCodeNan = 62;
+inline constexpr std::uint32_t kCodeOther = 63;
+
+bool CategoryCodesFit(const TreeEnsemble& model, const TreeNode& node);
+
+// The code of `input` under the ensemble's rules: the category that
+// reference_evaluator.cc's walk reads (tiny values as 0 where the rules say
+// so; for kInSetGoesRight a negative value names none, for kInSetGoesLeft
+// one above -1 truncates to 0).
+inline std::uint32_t CategoryCode(const TreeRules& rules, float input) {
+  double x = input;
+  if (rules.tiny_as_zero && std::fabs(x) <= kTinyAsZeroBound) x = 0.0;
+  if (std::isnan(x)) return kCodeNan;
+  if (rules.categories == TreeRules::Categories::kInSetGoesRight && x < 0.0) return kCodeOther;
+  const double category = std::trunc(x);
+  if (!(category >= 0.0 && category < static_cast<double>(kCodeNan))) return kCodeOther;
+  return static_cast<std::uint32_t>(category);
+}
+
+// Bit c set where an item of code c goes to the subtree laid out second (the
+// left one when `left_second`), as the reference's GoesLeft decides for a
+// value of that code.
+std::uint64_t CategoryCodeSides(const TreeEnsemble& model, const TreeNode& node, bool left_second);
 
 // A tree's splits and leaves in preorder, left subtree first: leaf i is the
 // i-th leaf from the left, and a split's left subtree holds the leaves
