@@ -73,4 +73,13 @@ bool CpuHasGfni() {
 #endif
 }
 
+bool CpuHasBitalg() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512bitalg");
+#else
+  return false;
+#endif
+}
+
 }  // namespace calcjit

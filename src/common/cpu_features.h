@@ -7,9 +7,11 @@
 
 namespace calcjit {
 
-// GFNI (Galois-field instructions, Ice Lake and later, Zen 4): the AVX-512
-// binned trees' split step (model/tree/binned_impl.h).
+// GFNI (Galois-field instructions) and AVX512_BITALG (bit lookups), both
+// Ice Lake and later and Zen 4: the AVX-512 binned trees' split steps
+// (model/tree/binned_impl.h).
 bool CpuHasGfni();
+bool CpuHasBitalg();
 
 }  // namespace calcjit
 

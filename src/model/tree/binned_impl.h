@@ -37,10 +37,12 @@ struct BinnedWords {
 };
 
 // The bins of a code bin slot (BinSlot::codes) for the 64 keys of a block
-// (codes, split_keys.h): each code's byte (code >> 3) and its bit within it.
-inline void MakeCodeBins(const std::uint32_t* codes, std::int8_t* bytes, std::int8_t* bits) {
+// (codes, split_keys.h): each code's byte (code >> 3) and its bit within it;
+// with `whole` (AVX-512's BITALG step) the code itself in the first row.
+inline void MakeCodeBins(const std::uint32_t* codes, bool whole, std::int8_t* bytes,
+                         std::int8_t* bits) {
   for (std::size_t i = 0; i < PreparedModel::kBlockItems; ++i) {
-    bytes[i] = static_cast<std::int8_t>(codes[i] >> 3);
+    bytes[i] = static_cast<std::int8_t>(whole ? codes[i] : codes[i] >> 3);
     bits[i] = static_cast<std::int8_t>(1u << (codes[i] & 7u));
   }
 }
@@ -224,18 +226,27 @@ inline void SplitStep(const BinNode& node, const BinnedWords& tree, __m512i* wor
   }
 }
 
-// One categorical split for kBlocks blocks: the code's byte of the split's
-// sides (a shuffle of the eight bytes, in every lane), tested with the
-// code's bit.
+// One categorical split for kBlocks blocks. With kGfni (where the CPU also
+// has BITALG) one VPSHUFBITQMB picks each item's side, bit `code` of the
+// split's sides, into a mask (the code bins are then the codes: MakeCodeBins);
+// else the code's byte of the sides (a shuffle of the eight bytes, in every
+// lane) tested with the code's bit, two uops.
 template <int kBlocks, bool kGfni>
 inline void CategoryStep(const CategoryNode& node, const BinnedWords& tree, __m512i* word) {
   const __m512i sides = _mm512_set1_epi64(static_cast<long long>(node.second));
   const __m512i keep = KeepOperand<kGfni>(node.keep);
   for (int k = 0; k < kBlocks; ++k) {
     const unsigned char* at = tree.bins + k * tree.stride + node.bins_offset;
-    const __m512i byte = _mm512_shuffle_epi8(sides, _mm512_load_si512(at));
-    ApplyKeep<kGfni>(_mm512_test_epi8_mask(byte, _mm512_load_si512(at + tree.bit_rows)), keep,
-                     &word[k]);
+    __mmask64 second;
+    if constexpr (kGfni) {
+      asm("vpshufbitqmb %[codes], %[sides], %[second]"
+          : [second] "=Yk"(second)
+          : [codes] "m"(*reinterpret_cast<const __m512i*>(at)), [sides] "v"(sides));
+    } else {
+      const __m512i byte = _mm512_shuffle_epi8(sides, _mm512_load_si512(at));
+      second = _mm512_test_epi8_mask(byte, _mm512_load_si512(at + tree.bit_rows));
+    }
+    ApplyKeep<kGfni>(second, keep, &word[k]);
   }
 }
 

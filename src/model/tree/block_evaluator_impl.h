@@ -400,7 +400,7 @@ void Evaluate(const PreparedModel& prepared, const float* const* columns, std::s
         const auto* slot_keys =
             reinterpret_cast<const std::uint32_t*>(block_keys) + bin_slot.slot * kBlock;
         if (bin_slot.codes()) {
-          MakeCodeBins(slot_keys, bins, bins + complemented);
+          MakeCodeBins(slot_keys, plan.gfni_split_step, bins, bins + complemented);
         } else {
           MakeBins(bin_slot, tables + bin_slot.first_threshold, slot_keys, bins,
                    bins + complemented);

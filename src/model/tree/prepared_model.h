@@ -261,10 +261,11 @@ struct PrepareOptions {
   // 64 leaves does on AVX2 and AVX-512, eight times that in the baseline's
   // scalar search (run Q3). Tests raise them to force the form.
   double bin_slots_per_tree[3] = {0.125, 1.0, 1.0};
-  // AVX-512: the binned form's split step by GFNI's affine transform where
-  // the CPU has GFNI (two uops per split and block instead of three, the
-  // same bits: binned_impl.h, docs/PERFORMANCE.md run Q5). Tests clear it to
-  // run the portable step on such CPUs too.
+  // AVX-512: the binned form's split steps by GFNI's affine transform (and
+  // a categorical split's lookup by BITALG's bit shuffle) where the CPU has
+  // both (Ice Lake and later, Zen 4): two uops per split and block instead
+  // of three, the same bits (binned_impl.h, docs/PERFORMANCE.md runs Q5,
+  // Q6). Tests clear it to run the portable steps on such CPUs too.
   bool gfni = true;
 };
 
@@ -281,7 +282,7 @@ struct TreePlan {
   std::uint64_t walk_costly_bins = 0;
   std::uint64_t reference = 0;             // too large for the layout
   std::uint32_t max_bitvector_leaves = 0;  // of the bitvector and binned forms
-  bool gfni_split_step = false;            // binned trees by GFNI (PrepareOptions::gfni)
+  bool gfni_split_step = false;            // binned trees by GFNI, BITALG (PrepareOptions::gfni)
   std::string Describe() const;
 };
 
