@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -223,18 +224,26 @@ bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64,
     for (std::uint32_t w = 0; w < fast.words; ++w) {
       const std::uint32_t word_lo = kWordLeaves * w;
       const std::uint32_t word_hi = word_lo + kWordLeaves;
+      // The keep mask of a split in this word: every bit but its first
+      // subtree's leaves (those it clears when the item goes to the second);
+      // nothing when they do not meet the word.
+      const auto keep_in_word = [&](const TreeNode& node,
+                                    bool swapped) -> std::optional<std::uint32_t> {
+        const std::uint32_t first = swapped ? node.right : node.left;
+        const std::uint32_t second = swapped ? node.left : node.right;
+        const std::uint32_t lo = std::max(order.first_leaf[first], word_lo);
+        const std::uint32_t hi = std::min(order.first_leaf[second], word_hi);
+        if (lo >= hi) return std::nullopt;
+        const std::uint32_t cleared = ((1u << (hi - lo)) - 1) << (lo - word_lo);
+        return FourTimes(~cleared & 0xFFu);
+      };
       for (const bool swapped : {false, true}) {
         for (std::size_t s = 0; s < order.splits.size(); ++s) {
           const std::uint32_t index = order.splits[s];
           if (right_first[t][index] != swapped || reads_code[t][s]) continue;
-          const TreeNode& node = model.node(tree, index);
-          const std::uint32_t first = swapped ? node.right : node.left;
-          const std::uint32_t second = swapped ? node.left : node.right;
-          const std::uint32_t lo = std::max(order.first_leaf[first], word_lo);
-          const std::uint32_t hi = std::min(order.first_leaf[second], word_hi);
-          if (lo >= hi) continue;
+          const std::optional<std::uint32_t> keep = keep_in_word(model.node(tree, index), swapped);
+          if (!keep) continue;
           const BinnedThreshold& at = binned.at({keys[t][s].slot, keys[t][s].threshold_key});
-          const std::uint32_t cleared = ((1u << (hi - lo)) - 1) << (lo - word_lo);
           // A biased threshold is rank + 1 - 128, in [-127, 127]: its
           // negation is a byte too.
           const auto threshold = static_cast<std::int8_t>(at.threshold);
@@ -242,7 +251,7 @@ bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64,
           const std::uint32_t row = swapped ? complemented + at.bin_slot : at.bin_slot;
           prepared->bin_nodes_.push_back(BinNode{static_cast<std::uint32_t>(row * kBlockItems),
                                                  FourTimes(swapped ? negated : at.threshold),
-                                                 FourTimes(~cleared & 0xFFu)});
+                                                 *keep});
         }
       }
       prepared->word_ends_.push_back(
@@ -254,15 +263,11 @@ bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64,
         const std::uint32_t index = order.splits[s];
         const bool swapped = right_first[t][index];
         const TreeNode& node = model.node(tree, index);
-        const std::uint32_t first = swapped ? node.right : node.left;
-        const std::uint32_t second = swapped ? node.left : node.right;
-        const std::uint32_t lo = std::max(order.first_leaf[first], word_lo);
-        const std::uint32_t hi = std::min(order.first_leaf[second], word_hi);
-        if (lo >= hi) continue;
-        const std::uint32_t cleared = ((1u << (hi - lo)) - 1) << (lo - word_lo);
+        const std::optional<std::uint32_t> keep = keep_in_word(node, swapped);
+        if (!keep) continue;
         prepared->category_nodes_.push_back(CategoryNode{
-            code_bin_slot.at(keys[t][s].slot) * static_cast<std::uint32_t>(kBlockItems),
-            FourTimes(~cleared & 0xFFu), CategoryCodeSides(model, node, swapped)});
+            code_bin_slot.at(keys[t][s].slot) * static_cast<std::uint32_t>(kBlockItems), *keep,
+            CategoryCodeSides(model, node, swapped)});
         fast.categorical = true;
       }
       prepared->category_word_ends_.push_back(
