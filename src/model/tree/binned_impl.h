@@ -215,14 +215,31 @@ inline __m512i KeepOperand(std::uint32_t keep) {
 }
 
 // One numerical split for kBlocks blocks: the item goes to the second
-// subtree where its bin (or complemented bin) >= threshold.
+// subtree where its bin (or complemented bin) >= threshold. The compare is
+// in the same assembly as ApplyKeep's step, reading the bins from memory:
+// given the intrinsic, GCC loads each into a register first and copies
+// some words back and forth around the step.
 template <int kBlocks, bool kGfni>
 inline void SplitStep(const BinNode& node, const BinnedWords& tree, __m512i* word) {
   const __m512i threshold = _mm512_set1_epi32(static_cast<int>(node.threshold));
   const __m512i keep = KeepOperand<kGfni>(node.keep);
   for (int k = 0; k < kBlocks; ++k) {
-    const __m512i bin = _mm512_load_si512(tree.bins + k * tree.stride + node.bins_offset);
-    ApplyKeep<kGfni>(_mm512_cmpge_epi8_mask(bin, threshold), keep, &word[k]);
+    const auto* bin =
+        reinterpret_cast<const __m512i*>(tree.bins + k * tree.stride + node.bins_offset);
+    __mmask64 second;
+    if constexpr (kGfni) {
+      asm("vpcmpleb %[bin], %[threshold], %[second]\n\t"
+          "vgf2p8affineqb $0, %[keep], %[word], %[word]%{%[second]%}"
+          : [word] "+v"(word[k]), [second] "=&Yk"(second)
+          : [bin] "m"(*bin), [threshold] "v"(threshold), [keep] "v"(keep));
+    } else {
+      __m512i cleared;
+      asm("vpcmpleb %[bin], %[threshold], %[second]\n\t"
+          "vpandd %[keep], %[word], %[cleared]\n\t"
+          "vmovdqu8 %[cleared], %[word]%{%[second]%}"
+          : [word] "+v"(word[k]), [second] "=&Yk"(second), [cleared] "=&v"(cleared)
+          : [bin] "m"(*bin), [threshold] "v"(threshold), [keep] "v"(keep));
+    }
   }
 }
 
