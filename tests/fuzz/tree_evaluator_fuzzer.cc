@@ -119,16 +119,18 @@ const double kThresholdSpecials[] = {
 };
 
 // Inputs: NaNs of several payloads and signs, infinities, zeros, subnormals,
-// the float32 range's ends and categories at word boundaries, truncating
+// the float32 range's ends and categories at word boundaries and at the
+// binned form's last category code, truncating
 // toward zero, negative and past XGBoost's 2^24 and LightGBM's 2^32.
 const std::uint32_t kInputSpecialBits[] = {
     0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0x7FFFFFFFu, 0x7F800000u, 0xFF800000u,
     0x00000000u, 0x80000000u, 0x00000001u, 0x80000001u, 0x007FFFFFu, 0x807FFFFFu,
     0x00800000u, 0x7F7FFFFFu, 0xFF7FFFFFu, 0x0A12CE0Bu /* ~1e-35 */};
-const float kCategoryInputs[] = {
-    0.0f,  1.0f,        2.0f,  3.0f,  5.0f,        7.0f,          31.0f,        31.9f,
-    32.0f, 63.0f,       64.0f, 95.0f, 96.0f,       3.7f,          -0.5f,        -0.9f,
-    -1.0f, 16777215.0f, 1e9f,  2e9f,  16777216.0f, 4294967296.0f, 2147483648.0f};
+const float kCategoryInputs[] = {0.0f, 1.0f, 2.0f, 3.0f, 5.0f, 7.0f, 31.0f, 31.9f, 32.0f, 63.0f,
+                                 64.0f, 95.0f, 96.0f, 3.7f, -0.5f, -0.9f, -1.0f, 16777215.0f, 1e9f,
+                                 2e9f, 16777216.0f, 4294967296.0f, 2147483648.0f,
+                                 // The binned form's category codes end at 61 (split_keys.h).
+                                 61.0f, 61.5f, 62.0f};
 
 // A uniform choice in [0, n): from the bytes while they last, then from a
 // generator seeded by them, so that a short input still makes a full model.
