@@ -5,8 +5,9 @@
 (scripts/reference_paths.sh prints the venv: Debian's python3 with lightgbm
 4.7.0 and numpy 2.2; XGBoost is Debian's 1.7.4, imported as bench/peers does.)
 One generated data set: 8,000 training rows and 2,000 query rows of 32
-features, features 0-3 categorical (20 categories each, as float codes), the
-others standard normal, 2% NaN everywhere. Two models of 500 trees, trained
+features, features 0-3 categorical (as float codes: 20 categories each for 0
+and 1, 200 for 2 and 3, say a brand), the others standard normal, 2% NaN
+everywhere. Two models of 500 trees, trained
 once into DIR (default build/bench-categorical; a later run reuses them):
 
   xgboost   XGBoost 1.7.4, depth 8, hist, enable_categorical, partition
@@ -46,7 +47,7 @@ sys.path.insert(0, str(ROOT / "build" / "python"))
 
 FEATURES = 32
 CATEGORICAL = 4
-CATEGORIES = 20
+CATEGORIES = [20, 20, 200, 200]
 TREES = 500
 ROWS = 2000
 REPETITIONS = 15
@@ -55,7 +56,8 @@ REPETITIONS = 15
 def make_rows(seed, n):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((n, FEATURES)).astype(np.float32)
-    x[:, :CATEGORICAL] = rng.integers(0, CATEGORIES, (n, CATEGORICAL)).astype(np.float32)
+    for j, count in enumerate(CATEGORIES):
+        x[:, j] = rng.integers(0, count, n).astype(np.float32)
     x[rng.random(x.shape) < 0.02] = np.nan
     return x
 
@@ -63,7 +65,8 @@ def make_rows(seed, n):
 def make_target(x, seed):
     rng = np.random.default_rng(seed)
     z = np.nan_to_num(x.astype(np.float64), nan=0.0)
-    return ((z[:, 0] % 3) + np.sin(z[:, 1]) + 2 * z[:, 4] + z[:, 5] * (z[:, 2] > 9)
+    return ((z[:, 0] % 3) + np.sin(z[:, 1]) + 2 * z[:, 4] + z[:, 5] * (z[:, 2] % 7 > 3)
+            + 0.5 * ((z[:, 3] * 37) % 11 > 5)
             + 0.1 * rng.standard_normal(len(x)))
 
 

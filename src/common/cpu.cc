@@ -73,10 +73,10 @@ bool CpuHasGfni() {
 #endif
 }
 
-bool CpuHasBitalg() {
+bool CpuHasVbmi() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512bitalg");
+  return __builtin_cpu_supports("avx512vbmi");
 #else
   return false;
 #endif

@@ -7,11 +7,11 @@
 
 namespace calcjit {
 
-// GFNI (Galois-field instructions) and AVX512_BITALG (bit lookups), both
+// GFNI (Galois-field instructions) and AVX512_VBMI (byte permutes), both
 // Ice Lake and later and Zen 4: the AVX-512 binned trees' split steps
 // (model/tree/binned_impl.h).
 bool CpuHasGfni();
-bool CpuHasBitalg();
+bool CpuHasVbmi();
 
 }  // namespace calcjit
 

@@ -130,7 +130,7 @@ const float kCategoryInputs[] = {0.0f, 1.0f, 2.0f, 3.0f, 5.0f, 7.0f, 31.0f, 31.9
                                  64.0f, 95.0f, 96.0f, 3.7f, -0.5f, -0.9f, -1.0f, 16777215.0f, 1e9f,
                                  2e9f, 16777216.0f, 4294967296.0f, 2147483648.0f,
                                  // The binned form's category codes end at 61 (split_keys.h).
-                                 61.0f, 61.5f, 62.0f};
+                                 253.0f, 253.5f, 254.0f, 255.0f};
 
 // A uniform choice in [0, n): from the bytes while they last, then from a
 // generator seeded by them, so that a short input still makes a full model.

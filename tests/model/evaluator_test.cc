@@ -50,9 +50,11 @@ struct Builder {
   // Every numerical node's missing type is kNan (XGBoost's, CatBoost's), else random.
   bool nan_missing_only = false;
   // Splits may be categorical (one in five); their sets hold only
-  // categories below 62 (split_keys.h, CategoryCodesFit) with codes_fit.
+  // categories below 254 (split_keys.h, CategoryCodesFit) with codes_fit.
   bool categorical = true;
   bool codes_fit = false;
+  // Sets of up to 10 words (categories past 253 likely), without codes_fit.
+  bool wide_sets = false;
 
   Builder(std::uint64_t seed, ModelFormat f, std::uint32_t features, std::uint32_t outputs)
       : rng(seed), num_features(features) {
@@ -67,7 +69,8 @@ struct Builder {
                               -1e-45f, 1.5f, -2.25f, 3.0f, 1e30f, -3.4e38f, 7.0f, 33.0f,
                               std::nextafter(1.5f, 0.0f),
                               // Category codes' edges (split_keys.h).
-                              61.0f, 62.0f, 63.0f, -0.5f, 16777216.0f, 4294967296.0f};
+                              61.0f, 62.0f, 63.0f, 200.0f, 253.0f, 253.5f, 254.0f, 255.0f, 256.0f,
+                              -0.5f, 16777216.0f, 4294967296.0f};
     pool.assign(std::begin(specials), std::end(specials));
   }
 
@@ -77,10 +80,12 @@ struct Builder {
   std::uint32_t AddSet() {
     CategorySet set;
     set.first_word = static_cast<std::uint32_t>(model.category_words.size());
-    set.num_words = 1 + Uniform(codes_fit ? 2 : 3);
+    // Up to 3 words (10 with wide_sets), or with codes_fit up to the 8 that
+    // hold categories 0-253.
+    set.num_words = 1 + Uniform(codes_fit ? 8 : wide_sets ? 10 : 3);
     for (std::uint32_t w = 0; w < set.num_words; ++w) {
       std::uint32_t word = static_cast<std::uint32_t>(rng());
-      if (codes_fit && w == 1) word &= (1u << 30) - 1;  // categories 32-61
+      if (codes_fit && w == 7) word &= (1u << 30) - 1;  // categories 224-253
       model.category_words.push_back(word);
     }
     model.category_sets.push_back(set);
@@ -278,6 +283,7 @@ TEST_P(RandomEnsembleTest, BlockEvaluatorGivesTheReferenceBits) {
   rules.sum = (seed / 2) % 2 ? TreeRules::Sum::kFloat32 : TreeRules::Sum::kFloat64;
   b.nan_missing_only = seed % 7 == 0;
   b.codes_fit = seed % 2 == 1;
+  b.wide_sets = seed % 4 == 0;
   const int trees = 1 + (seed * 7) % 40;
   if (rules.sum == TreeRules::Sum::kFloat32) {
     rules.base_margin.clear();
@@ -700,7 +706,7 @@ bool HasSlotPerCategorySet(const PreparedModel& prepared) {
 // the binned form on every tier, symmetric ones too, whatever their bins
 // cost: one code slot per feature, no slot per category set (a categorical
 // XGBoost model had 46,000, docs/PERFORMANCE.md run Q6). The inputs cross
-// every code's edges (the builder's pool: 61, 62, 63, -0.5, 2^24, 2^32,
+// every code's edges (the builder's pool: 253, 254, 255, -0.5, 2^24, 2^32,
 // tiny values, NaN, +-inf), on every tier and both split steps; with the
 // binned form off, such trees take the reference walk.
 TEST(CategoricalFormTest, CodesTakeTheBinnedFormOnEveryTier) {
@@ -739,10 +745,11 @@ TEST(CategoricalFormTest, CodesTakeTheBinnedFormOnEveryTier) {
   }
 }
 
-// A set with a category past 61 does not fit codes: its tree keeps the
+// A set with a category past 253 does not fit codes: its tree keeps the
 // other forms, with a slot for that set.
 TEST(CategoricalFormTest, SetsPastTheCodesKeepASlotPerSet) {
   Builder b(82, ModelFormat::kXgboostJson, 3, 1);
+  b.wide_sets = true;
   for (std::uint32_t t = 0; t < 20; ++t) AddCompleteTree(&b, 3 + t % 4, 0);
   Finish(&b.model);
   auto model = std::make_shared<const TreeEnsemble>(b.model);
@@ -770,7 +777,7 @@ TEST(BinnedFormTest, GfniSplitStepWhereTheCpuHasIt) {
       const TreePlan& plan = prepared->plan(tier);
       ASSERT_EQ(plan.binned, 20u) << IsaName(tier);
       const bool expected = gfni && tier == Isa::kAvx512 && IsIsaSupported(Isa::kAvx512) &&
-                            CpuHasGfni() && CpuHasBitalg();
+                            CpuHasGfni() && CpuHasVbmi();
       EXPECT_EQ(plan.gfni_split_step, expected) << IsaName(tier);
       EXPECT_EQ(plan.Describe(), expected ? "20 binned bitvector (GFNI)" : "20 binned bitvector");
     }

@@ -37,12 +37,16 @@ struct BinnedWords {
 };
 
 // The bins of a code bin slot (BinSlot::codes) for the 64 keys of a block
-// (codes, split_keys.h): each code's byte (code >> 3) and its bit within it;
-// with `whole` (AVX-512's BITALG step) the code itself in the first row.
-inline void MakeCodeBins(const std::uint32_t* codes, bool whole, std::int8_t* bytes,
+// (codes, split_keys.h): which byte of a CategoryNode's 32 bytes of sides
+// holds the code's (code >> 3: with `permute`, as VPERMB indexes them;
+// else + kShuffleBias, as two byte shuffles take it: CategoryStep), and the
+// code's bit within it.
+constexpr unsigned kShuffleBias = 0x70;
+inline void MakeCodeBins(const std::uint32_t* codes, bool permute, std::int8_t* bytes,
                          std::int8_t* bits) {
+  const unsigned bias = permute ? 0 : kShuffleBias;
   for (std::size_t i = 0; i < PreparedModel::kBlockItems; ++i) {
-    bytes[i] = static_cast<std::int8_t>(whole ? codes[i] : codes[i] >> 3);
+    bytes[i] = static_cast<std::int8_t>((codes[i] >> 3) + bias);
     bits[i] = static_cast<std::int8_t>(1u << (codes[i] & 7u));
   }
 }
@@ -243,27 +247,42 @@ inline void SplitStep(const BinNode& node, const BinnedWords& tree, __m512i* wor
   }
 }
 
-// One categorical split for kBlocks blocks. With kGfni (where the CPU also
-// has BITALG) one VPSHUFBITQMB picks each item's side, bit `code` of the
-// split's sides, into a mask (the code bins are then the codes: MakeCodeBins);
-// else the code's byte of the sides (a shuffle of the eight bytes, in every
-// lane) tested with the code's bit, two uops.
+// One categorical split for kBlocks blocks: each item's byte of the split's
+// 32 bytes of sides, tested with the code's bit. With kGfni (where the CPU
+// also has VBMI) the byte is one VPERMB of the 32 bytes (twice over) by the
+// byte's index; else two byte shuffles, one per 16 bytes, of which the one
+// whose half the index is not in gives 0 (bit 7 of its index set:
+// kShuffleBias).
 template <int kBlocks, bool kGfni>
 inline void CategoryStep(const CategoryNode& node, const BinnedWords& tree, __m512i* word) {
-  const __m512i sides = _mm512_set1_epi64(static_cast<long long>(node.second));
   const __m512i keep = KeepOperand<kGfni>(node.keep);
-  for (int k = 0; k < kBlocks; ++k) {
-    const unsigned char* at = tree.bins + k * tree.stride + node.bins_offset;
-    __mmask64 second;
-    if constexpr (kGfni) {
-      asm("vpshufbitqmb %[codes], %[sides], %[second]"
-          : [second] "=Yk"(second)
-          : [codes] "m"(*reinterpret_cast<const __m512i*>(at)), [sides] "v"(sides));
-    } else {
-      const __m512i byte = _mm512_shuffle_epi8(sides, _mm512_load_si512(at));
-      second = _mm512_test_epi8_mask(byte, _mm512_load_si512(at + tree.bit_rows));
+  if constexpr (kGfni) {
+    const __m512i sides =
+        _mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(node.second)));
+    for (int k = 0; k < kBlocks; ++k) {
+      const unsigned char* at = tree.bins + k * tree.stride + node.bins_offset;
+      __m512i byte;
+      asm("vpermb %[sides], %[index], %[byte]"
+          : [byte] "=v"(byte)
+          : [sides] "v"(sides), [index] "v"(_mm512_load_si512(at)));
+      ApplyKeep<kGfni>(_mm512_test_epi8_mask(byte, _mm512_load_si512(at + tree.bit_rows)), keep,
+                       &word[k]);
     }
-    ApplyKeep<kGfni>(second, keep, &word[k]);
+  } else {
+    const __m512i low =
+        _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(node.second)));
+    const __m512i high =
+        _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(node.second + 16)));
+    const __m512i other_half = _mm512_set1_epi8(static_cast<char>(0x80));
+    for (int k = 0; k < kBlocks; ++k) {
+      const unsigned char* at = tree.bins + k * tree.stride + node.bins_offset;
+      const __m512i index = _mm512_load_si512(at);
+      const __m512i byte =
+          _mm512_or_si512(_mm512_shuffle_epi8(low, index),
+                          _mm512_shuffle_epi8(high, _mm512_xor_si512(index, other_half)));
+      ApplyKeep<kGfni>(_mm512_test_epi8_mask(byte, _mm512_load_si512(at + tree.bit_rows)), keep,
+                       &word[k]);
+    }
   }
 }
 
@@ -399,19 +418,25 @@ void BinnedExitLeaves(const BinnedWords& tree, BlockBytes* leaves) {
         word[h] = _mm256_and_si256(word[h], _mm256_or_si256(first, keep));
       }
     }
-    // A categorical split: the code's byte of its sides (a shuffle of the
-    // eight bytes, in each lane) without the code's bit where the item goes
+    // A categorical split: the item's byte of its sides (two shuffles, one
+    // per 16 bytes: kShuffleBias) without the code's bit where the item goes
     // to the first subtree.
     if constexpr (kCategorical) {
+      const __m256i other_half = _mm256_set1_epi8(static_cast<char>(0x80));
       for (const CategoryNode* node = tree.category_begin(w); node != tree.category_end(w);
            ++node) {
-        const __m256i sides = _mm256_set1_epi64x(static_cast<long long>(node->second));
+        const __m256i low = _mm256_broadcastsi128_si256(
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(node->second)));
+        const __m256i high = _mm256_broadcastsi128_si256(
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(node->second + 16)));
         const __m256i keep = _mm256_set1_epi32(static_cast<int>(node->keep));
         for (int h = 0; h < kHalves; ++h) {
           const unsigned char* at =
               tree.bins + (h / 2) * tree.stride + node->bins_offset + 32 * (h % 2);
+          const __m256i index = _mm256_load_si256(reinterpret_cast<const __m256i*>(at));
           const __m256i byte =
-              _mm256_shuffle_epi8(sides, _mm256_load_si256(reinterpret_cast<const __m256i*>(at)));
+              _mm256_or_si256(_mm256_shuffle_epi8(low, index),
+                              _mm256_shuffle_epi8(high, _mm256_xor_si256(index, other_half)));
           const __m256i bit =
               _mm256_load_si256(reinterpret_cast<const __m256i*>(at + tree.bit_rows));
           const __m256i first = _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), zero);
@@ -477,8 +502,8 @@ void BinnedExitLeaves(const BinnedWords& tree, BlockBytes* leaves) {
         word[r] &= (bin < threshold) | keep;
       }
     }
-    // A categorical split: SSE2 has no byte shuffle, so each item's side is
-    // its code's bit of the split's sides, one by one.
+    // A categorical split: SSE2 has no byte shuffle, so each item's byte of
+    // the split's sides is read one by one.
     if constexpr (kCategorical) {
       for (const CategoryNode* node = tree.category_begin(w); node != tree.category_end(w);
            ++node) {
@@ -488,7 +513,7 @@ void BinnedExitLeaves(const BinnedWords& tree, BlockBytes* leaves) {
                                     node->bins_offset + 16 * (r % kSseRegisters);
           SseBytes first;
           for (int j = 0; j < 16; ++j) {
-            const std::uint64_t byte = node->second >> (8 * at[j]);
+            const unsigned byte = node->second[(at[j] - kShuffleBias) & 31u];
             first[j] = (byte & at[j + tree.bit_rows]) != 0 ? 0 : -1;
           }
           word[r] &= first | keep;

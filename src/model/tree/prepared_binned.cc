@@ -265,9 +265,11 @@ bool PreparedModel::LayOutBinned(const TreeEnsemble& model, bool float64,
         const TreeNode& node = model.node(tree, index);
         const std::optional<std::uint32_t> keep = keep_in_word(node, swapped);
         if (!keep) continue;
-        prepared->category_nodes_.push_back(CategoryNode{
-            code_bin_slot.at(keys[t][s].slot) * static_cast<std::uint32_t>(kBlockItems), *keep,
-            CategoryCodeSides(model, node, swapped)});
+        CategoryNode category{
+            code_bin_slot.at(keys[t][s].slot) * static_cast<std::uint32_t>(kBlockItems), *keep, {}};
+        const CodeSides sides = CategoryCodeSides(model, node, swapped);
+        std::copy(sides.begin(), sides.end(), category.second);
+        prepared->category_nodes_.push_back(category);
         fast.categorical = true;
       }
       prepared->category_word_ends_.push_back(

@@ -451,7 +451,7 @@ Result<PreparedModel> PreparedModel::Prepare(std::shared_ptr<const TreeEnsemble>
       plan.max_bitvector_leaves = std::max(options.max_bitvector_leaves[tier],
                                            options.binned ? options.max_binned_leaves[tier] : 0);
       plan.gfni_split_step = tier == TierIndex(Isa::kAvx512) && plan.binned > 0 && options.gfni &&
-                             IsIsaSupported(Isa::kAvx512) && CpuHasGfni() && CpuHasBitalg();
+                             IsIsaSupported(Isa::kAvx512) && CpuHasGfni() && CpuHasVbmi();
       // Chunks of consecutive trees of about kChunkBytes.
       std::vector<std::uint32_t>& chunks = prepared.tier_chunks_[tier];
       std::size_t bytes = 0;

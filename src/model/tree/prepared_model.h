@@ -103,7 +103,7 @@ enum class SlotKind : std::uint8_t {
   kTinyZeroMissingHigh,
   kCategoryInSetRight,  // 0 if TreeRules::Categories::kInSetGoesRight goes left, else 1
   kCategoryInSetLeft,   // the same for kInSetGoesLeft
-  // The category as a code (split_keys.h, CategoryCode): 0-61 a category,
+  // The category as a code (split_keys.h, CategoryCode): 0-253 a category,
   // kCodeNan, or kCodeOther; one slot per feature, for the binned form's
   // categorical splits, whatever their sets.
   kCategoryCode,
@@ -159,8 +159,10 @@ static_assert(sizeof(BinNode) == 12);
 // at 2^depth + the bin. The first levels of the tree fit in registers.
 //
 // A bin slot of a kCategoryCode slot has no thresholds (count 0): its bins
-// are the code's byte (code >> 3) and its bit within it (1 << (code & 7)),
-// the latter in the complemented copy's place (CategoryNode).
+// are where the code's byte of a CategoryNode's sides is (code >> 3, in the
+// form the tier's lookup takes: binned_impl.h, MakeCodeBins) and the code's
+// bit within it (1 << (code & 7)), the latter in the complemented copy's
+// place.
 struct BinSlot {
   std::uint16_t slot = 0;
   std::uint8_t count = 0;
@@ -169,18 +171,19 @@ struct BinSlot {
   bool codes() const { return count == 0; }
 };
 
-// A categorical split of a kBinned tree as it meets one 8-leaf word: bit c
-// of `second` is set where an item of category code c goes to the subtree
-// laid out second, and the word is then ANDed with keep. bins_offset is its
-// code bin slot's (the byte row; the bit row is the complemented copy's).
-// One lookup of the code's byte in `second` (a byte shuffle) and one test of
-// its bit decide the split for a block (binned_impl.h).
+// A categorical split of a kBinned tree as it meets one 8-leaf word: bit
+// c % 8 of second[c / 8] is set where an item of category code c goes to the
+// subtree laid out second, and the word is then ANDed with keep. bins_offset
+// is its code bin slot's (the byte rows; the bit rows are the complemented
+// copy's). A lookup of each item's byte of `second` (one byte permute, or
+// two shuffles) and a test of its bit decide the split for a block
+// (binned_impl.h).
 struct CategoryNode {
   std::uint32_t bins_offset;
   std::uint32_t keep;  // the byte, four times
-  std::uint64_t second;
+  std::uint8_t second[32];
 };
-static_assert(sizeof(CategoryNode) == 16);
+static_assert(sizeof(CategoryNode) == 40);
 
 // How a tree is evaluated, chosen once at preparation (PreparedModel).
 enum class TreeForm : std::uint8_t {
@@ -262,10 +265,11 @@ struct PrepareOptions {
   // scalar search (run Q3). Tests raise them to force the form.
   double bin_slots_per_tree[3] = {0.125, 1.0, 1.0};
   // AVX-512: the binned form's split steps by GFNI's affine transform (and
-  // a categorical split's lookup by BITALG's bit shuffle) where the CPU has
-  // both (Ice Lake and later, Zen 4): two uops per split and block instead
-  // of three, the same bits (binned_impl.h, docs/PERFORMANCE.md runs Q5,
-  // Q6). Tests clear it to run the portable steps on such CPUs too.
+  // a categorical split's lookup by VBMI's byte permute) where the CPU has
+  // both (Ice Lake and later, Zen 4): two uops per numerical split and
+  // block instead of three, the same bits (binned_impl.h,
+  // docs/PERFORMANCE.md runs Q5, Q6). Tests clear it to run the portable
+  // steps on such CPUs too.
   bool gfni = true;
 };
 
@@ -282,7 +286,7 @@ struct TreePlan {
   std::uint64_t walk_costly_bins = 0;
   std::uint64_t reference = 0;             // too large for the layout
   std::uint32_t max_bitvector_leaves = 0;  // of the bitvector and binned forms
-  bool gfni_split_step = false;            // binned trees by GFNI, BITALG (PrepareOptions::gfni)
+  bool gfni_split_step = false;            // binned trees by GFNI, VBMI (PrepareOptions::gfni)
   std::string Describe() const;
 };
 

@@ -55,22 +55,27 @@ std::uint16_t SlotTable::Get(const Slot& slot) {
 
 bool CategoryCodesFit(const TreeEnsemble& model, const TreeNode& node) {
   const CategorySet& set = model.category_sets[node.category_set];
+  // Word w holds categories 32w to 32w + 31; those from kCodeNan on are past.
+  constexpr std::uint32_t kLastWord = kCodeNan / 32;
   for (std::uint32_t w = 0; w < set.num_words; ++w) {
     const std::uint32_t word = model.category_words[set.first_word + w];
-    // Word w holds categories 32w to 32w + 31; those from kCodeNan on are past.
-    const std::uint32_t past = w == 0 ? 0u : w == 1 ? ~((1u << (kCodeNan - 32)) - 1) : 0xFFFFFFFFu;
+    const std::uint32_t past = w < kLastWord    ? 0u
+                               : w == kLastWord ? ~((1u << (kCodeNan % 32)) - 1)
+                                                : 0xFFFFFFFFu;
     if ((word & past) != 0) return false;
   }
   return true;
 }
 
-std::uint64_t CategoryCodeSides(const TreeEnsemble& model, const TreeNode& node, bool left_second) {
-  std::uint64_t sides = 0;
+CodeSides CategoryCodeSides(const TreeEnsemble& model, const TreeNode& node, bool left_second) {
+  CodeSides sides{};
   for (std::uint32_t code = 0; code <= kCodeOther; ++code) {
     const float value = code < kCodeNan    ? static_cast<float>(code)
                         : code == kCodeNan ? std::numeric_limits<float>::quiet_NaN()
                                            : static_cast<float>(kCodeNan);
-    if (GoesLeft(model, node, value) == left_second) sides |= std::uint64_t{1} << code;
+    if (GoesLeft(model, node, value) == left_second) {
+      sides[code / 8] = static_cast<std::uint8_t>(sides[code / 8] | 1u << (code % 8));
+    }
   }
   return sides;
 }

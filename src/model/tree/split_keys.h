@@ -5,6 +5,7 @@
 #ifndef CALCJIT_MODEL_TREE_SPLIT_KEYS_H_
 #define CALCJIT_MODEL_TREE_SPLIT_KEYS_H_
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -40,14 +41,18 @@ class SlotTable {
 // caller fills child_delta.
 FastNode SplitKey(const TreeEnsemble& model, const TreeNode& node, SlotTable* slots);
 
-// The binned form reads a categorical split's feature as a category code,
-// one per feature (SlotKind::kCategoryCode): categories 0 to 61 as
+// The binned form reads a categorical split's feature as a category code, a
+// byte, one per feature (SlotKind::kCategoryCode): categories 0 to 253 as
 // themselves, NaN as kCodeNan, anything else as kCodeOther (a category past
-// 61, or a value that names none: negative, or too large). A split takes
-// that way only if its set holds no category past 61 (CategoryCodesFit), so
-// that every input of kCodeOther goes where category 62 goes.
-inline constexpr std::uint32_t kCodeNan = 62;
-inline constexpr std::uint32_t kCodeOther = 63;
+// 253, or a value that names none: negative, or too large). A split takes
+// that way only if its set holds no category past 253 (CategoryCodesFit),
+// so that every input of kCodeOther goes where category 254 goes.
+inline constexpr std::uint32_t kCodeNan = 254;
+inline constexpr std::uint32_t kCodeOther = 255;
+
+// Bit c of byte c / 8 set where an item of code c goes to a split's second
+// subtree (CategoryNode).
+using CodeSides = std::array<std::uint8_t, 32>;
 
 bool CategoryCodesFit(const TreeEnsemble& model, const TreeNode& node);
 
@@ -65,10 +70,10 @@ inline std::uint32_t CategoryCode(const TreeRules& rules, float input) {
   return static_cast<std::uint32_t>(category);
 }
 
-// Bit c set where an item of code c goes to the subtree laid out second (the
-// left one when `left_second`), as the reference's GoesLeft decides for a
-// value of that code.
-std::uint64_t CategoryCodeSides(const TreeEnsemble& model, const TreeNode& node, bool left_second);
+// Where each code goes: to the subtree laid out second (the left one when
+// `left_second`) as the reference's GoesLeft decides for a value of that
+// code.
+CodeSides CategoryCodeSides(const TreeEnsemble& model, const TreeNode& node, bool left_second);
 
 // A tree's splits and leaves in preorder, left subtree first: leaf i is the
 // i-th leaf from the left, and a split's left subtree holds the leaves
