@@ -86,36 +86,92 @@ TEST(StagesTest, CallsStandAloneAndCrossingValuesGetBuffers) {
 }
 
 // Buffers are shared only by values whose lifetimes (the stage that stores
-// the value to the last that reads it) do not meet, and they are shared.
+// the value to the last that reads it) do not meet, or meet in the stage that
+// reads the older value for the last time and stores the newer one, when that
+// stage's code allows it: a compute stage loads every buffer it reads before
+// it stores any, and a call stage runs one column kernel per call in node
+// order, so there the newer value must be a call at or after every reader of
+// the older one. And buffers are shared, in place too.
 TEST(StagesTest, BuffersAreReusedOnlyOnceTheirValueIsDead) {
   const Result<Engine> engine = Engine::Compile(ParseText(WideSet()), EngineOptions{Backend::kVm});
   ASSERT_TRUE(engine.ok()) << engine.status().ToString();
   const program::Region& piece = OnlyLargeRegion(*engine);
   const StagePlan plan = MakeStagePlan(piece);
   ASSERT_TRUE(plan.staged());
-  std::vector<std::uint32_t> last(piece.nodes.size(), 0);
+  const std::size_t count = piece.nodes.size();
+  std::vector<std::uint32_t> last(count, 0);
+  std::vector<std::vector<std::uint32_t>> readers(count);
+  std::vector<bool> call_stage(plan.stage_count, false);
   std::uint32_t buffered = 0;
-  for (std::uint32_t v = 0; v < piece.nodes.size(); ++v) {
+  for (std::uint32_t v = 0; v < count; ++v) {
     last[v] = std::max(last[v], plan.stage[v]);
     buffered += plan.buffer[v] >= 0 ? 1 : 0;
+    if (HasVectorKernel(piece.nodes[v].op)) call_stage[plan.stage[v]] = true;
     const program::RegionNode& node = piece.nodes[v];
     for (std::uint32_t o = 0; o < node.operand_count; ++o) {
       const program::RegionOperand& operand = piece.operands[node.first_operand + o];
       if (operand.kind != program::RegionOperand::Kind::kNode) continue;
       last[operand.index] = std::max(last[operand.index], plan.stage[v]);
+      readers[operand.index].push_back(v);
     }
   }
-  for (std::uint32_t a = 0; a < piece.nodes.size(); ++a) {
+  std::uint32_t shared_in_a_stage = 0;
+  for (std::uint32_t a = 0; a < count; ++a) {
     if (plan.buffer[a] < 0) continue;
     EXPECT_LT(plan.buffer[a], static_cast<std::int32_t>(plan.buffer_count));
-    for (std::uint32_t b = a + 1; b < piece.nodes.size(); ++b) {
-      if (plan.buffer[b] != plan.buffer[a]) continue;
-      const bool apart = last[a] < plan.stage[b] || last[b] < plan.stage[a];
-      EXPECT_TRUE(apart) << "nodes " << a << " and " << b << " share buffer " << plan.buffer[a]
-                         << " while both live";
+    for (std::uint32_t b = 0; b < count; ++b) {
+      if (b == a || plan.buffer[b] != plan.buffer[a] || plan.stage[b] < plan.stage[a]) continue;
+      if (plan.stage[b] == plan.stage[a] && b < a) continue;  // each pair once
+      // `a` is the older value, `b` the newer.
+      if (last[a] < plan.stage[b]) continue;
+      const std::uint32_t s = plan.stage[b];
+      bool allowed = last[a] == s && plan.stage[a] < s;
+      if (allowed && call_stage[s]) {
+        for (const std::uint32_t r : readers[a]) allowed &= plan.stage[r] != s || r <= b;
+      }
+      EXPECT_TRUE(allowed) << "nodes " << a << " and " << b << " share buffer " << plan.buffer[a]
+                           << " while both live";
+      ++shared_in_a_stage;
     }
   }
   EXPECT_LT(plan.buffer_count, buffered) << "no buffer was reused";
+  EXPECT_GT(shared_in_a_stage, 0u) << "no buffer was reused in the stage that frees it";
+}
+
+// A computed value (not a call) is computed in the latest compute stage its
+// first user allows: no call stage lies between its own stage and its first
+// user's, so a value of inputs alone is not kept in a buffer across calls
+// that do not need it.
+TEST(StagesTest, ValuesAreComputedWhereFirstUsed) {
+  const Result<Engine> engine = Engine::Compile(ParseText(WideSet()), EngineOptions{Backend::kVm});
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  const program::Region& piece = OnlyLargeRegion(*engine);
+  const StagePlan plan = MakeStagePlan(piece);
+  ASSERT_TRUE(plan.staged());
+  const std::size_t count = piece.nodes.size();
+  constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  std::vector<std::uint32_t> first_use(count, kNone);
+  std::vector<bool> call_stage(plan.stage_count, false);
+  for (std::uint32_t v = 0; v < count; ++v) {
+    if (HasVectorKernel(piece.nodes[v].op)) call_stage[plan.stage[v]] = true;
+    const program::RegionNode& node = piece.nodes[v];
+    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
+      const program::RegionOperand& operand = piece.operands[node.first_operand + o];
+      if (operand.kind != program::RegionOperand::Kind::kNode) continue;
+      first_use[operand.index] = std::min(first_use[operand.index], plan.stage[v]);
+    }
+  }
+  std::uint32_t checked = 0;
+  for (std::uint32_t v = 0; v < count; ++v) {
+    if (HasVectorKernel(piece.nodes[v].op) || first_use[v] == kNone) continue;
+    for (std::uint32_t s = plan.stage[v] + 1; s < first_use[v]; ++s) {
+      EXPECT_FALSE(call_stage[s]) << "node " << v << " is computed in stage " << plan.stage[v]
+                                  << ", before call stage " << s << ", first used in stage "
+                                  << first_use[v];
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
 }
 
 TEST(StagesTest, SmallPiecesWithoutCallsStayOneLoop) {

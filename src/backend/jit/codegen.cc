@@ -264,8 +264,18 @@ class PieceGenerator {
   }
 
   // The nodes of stage `s` that a later stage reads (stored to their buffers)
-  // and the writes of the stage's nodes, in node order.
+  // and the writes of the stage's nodes, in node order. Every buffer the stage
+  // reads is loaded first: a value stored here may take the buffer of one
+  // read here for the last time (stages.cc).
   void EmitStage(std::uint32_t s) {
+    for (std::uint32_t v = 0; v < piece_.nodes.size(); ++v) {
+      if (plan_.stage[v] != s) continue;
+      const program::RegionNode& node = piece_.nodes[v];
+      for (std::uint32_t o = 0; o < node.operand_count; ++o) {
+        const RegionOperand& operand = piece_.operands[node.first_operand + o];
+        if (operand.kind == RegionOperand::Kind::kNode && !Here(operand.index)) Operand(operand);
+      }
+    }
     for (std::uint32_t v = 0; v < piece_.nodes.size(); ++v) {
       if (plan_.stage[v] != s || plan_.buffer[v] < 0) continue;
       llvm::Value* value = Demand(v);

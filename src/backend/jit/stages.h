@@ -68,11 +68,12 @@ struct StagePlan {
 // items, so its value needs no buffer of its own.
 bool IsColumnCall(const program::Region& piece, std::uint32_t v);
 
-// A node's stage is the earliest its operands allow: a call one stage after
-// the last compute stage of its arguments, anything else in the compute stage
-// after the last of its operands' calls; compute stages are cut into runs of
-// kMaxStageNodes. Nodes' operands come before them (program::Region), so one
-// pass assigns every stage.
+// A call's stage is the earliest its operands allow: one after the last
+// compute stage of its arguments. Anything else is computed as late as its
+// users allow: in the compute stage of its first computing user, or the one
+// before its first call (a value of inputs alone then needs no buffer across
+// the calls in between). Compute stages are cut into runs of kMaxStageNodes.
+// Buffers are reused as soon as the code of a stage allows (stages.cc).
 // `allow` false (the "stage" step switched off): one stage.
 StagePlan MakeStagePlan(const program::Region& piece, bool allow = true);
 

@@ -92,20 +92,20 @@ stage0:                                           ; preds = %stage0, %items
 
 stage0.done:                                      ; preds = %stage0
   %11 = getelementptr inbounds float, ptr %stage, i64 0
-  %12 = getelementptr inbounds float, ptr %stage, i64 528
+  %12 = getelementptr inbounds float, ptr %stage, i64 0
   call void @calcjit_col_Sigmoid_avx2(ptr %11, ptr %12, i64 %length) #0
   br label %stage1
 
 stage1:                                           ; preds = %stage1, %stage0.done
   %j5 = phi i64 [ 0, %stage0.done ], [ %next9, %stage1 ]
   %i6 = add nuw nsw i64 %block, %j5
-  %13 = add nuw nsw i64 528, %j5
+  %13 = add nuw nsw i64 0, %j5
   %14 = getelementptr inbounds float, ptr %stage, i64 %13
   %relevance7 = load float, ptr %14, align 4, !llvm.access.group !0
   %canonical = call float @calcjit_canonicalize(float %relevance7)
   %15 = getelementptr inbounds float, ptr %out.relevance, i64 %i6
   store float %canonical, ptr %15, align 4, !llvm.access.group !0
-  %16 = add nuw nsw i64 528, %j5
+  %16 = add nuw nsw i64 0, %j5
   %17 = getelementptr inbounds float, ptr %stage, i64 %16
   %relevance8 = load float, ptr %17, align 4, !llvm.access.group !0
   %18 = getelementptr inbounds float, ptr %out.relevance1, i64 %i6

@@ -61,40 +61,36 @@ entry:
   %out.relevance1 = load ptr, ptr %1, align 8
   %count = and i64 %n, -16
   %empty = icmp eq i64 %count, 0
-  br i1 %empty, label %done, label %items.preheader
+  br i1 %empty, label %done, label %items
 
-items.preheader:                                  ; preds = %entry
-  %2 = getelementptr inbounds float, ptr %stage, i64 528
-  br label %items
-
-items:                                            ; preds = %items.preheader, %stage1.done
-  %indvar = phi i64 [ 0, %items.preheader ], [ %indvar.next, %stage1.done ]
-  %block = phi i64 [ 0, %items.preheader ], [ %next.block, %stage1.done ]
-  %3 = shl i64 %indvar, 9
-  %4 = sub i64 %count, %3
-  %umin11 = tail call i64 @llvm.umin.i64(i64 %4, i64 512)
-  %5 = shl i64 %indvar, 9
-  %6 = sub i64 %count, %5
-  %umin = tail call i64 @llvm.umin.i64(i64 %6, i64 512)
+items:                                            ; preds = %entry, %stage1.done
+  %indvar = phi i64 [ %indvar.next, %stage1.done ], [ 0, %entry ]
+  %block = phi i64 [ %next.block, %stage1.done ], [ 0, %entry ]
+  %2 = shl i64 %indvar, 9
+  %3 = sub i64 %count, %2
+  %umin11 = tail call i64 @llvm.umin.i64(i64 %3, i64 512)
+  %4 = shl i64 %indvar, 9
+  %5 = sub i64 %count, %4
+  %umin = tail call i64 @llvm.umin.i64(i64 %5, i64 512)
   %rest = sub nuw nsw i64 %count, %block
-  %7 = tail call i64 @llvm.umin.i64(i64 %rest, i64 512)
+  %6 = tail call i64 @llvm.umin.i64(i64 %rest, i64 512)
   %min.iters.check14 = icmp eq i64 %umin11, 0
   br i1 %min.iters.check14, label %stage0, label %vector.body20
 
 vector.body20:                                    ; preds = %items, %vector.body20
   %index21 = phi i64 [ %index.next24, %vector.body20 ], [ 0, %items ]
-  %8 = add nuw nsw i64 %index21, %block
-  %9 = getelementptr inbounds float, ptr %bm25, i64 %8
-  %wide.load22 = load <8 x float>, ptr %9, align 4, !llvm.access.group !5
-  %10 = fmul <8 x float> %wide.load22, <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>
-  %11 = getelementptr inbounds float, ptr %title_match, i64 %8
-  %wide.load23 = load <8 x float>, ptr %11, align 4, !llvm.access.group !5
-  %12 = fadd <8 x float> %10, %wide.load23
-  %13 = getelementptr inbounds float, ptr %stage, i64 %index21
-  store <8 x float> %12, ptr %13, align 4, !llvm.access.group !5
+  %7 = add nuw nsw i64 %index21, %block
+  %8 = getelementptr inbounds float, ptr %bm25, i64 %7
+  %wide.load22 = load <8 x float>, ptr %8, align 4, !llvm.access.group !5
+  %9 = fmul <8 x float> %wide.load22, <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>
+  %10 = getelementptr inbounds float, ptr %title_match, i64 %7
+  %wide.load23 = load <8 x float>, ptr %10, align 4, !llvm.access.group !5
+  %11 = fadd <8 x float> %9, %wide.load23
+  %12 = getelementptr inbounds float, ptr %stage, i64 %index21
+  store <8 x float> %11, ptr %12, align 4, !llvm.access.group !5
   %index.next24 = add nuw i64 %index21, 8
-  %14 = icmp eq i64 %index.next24, %umin11
-  br i1 %14, label %stage0.done, label %vector.body20, !llvm.loop !6
+  %13 = icmp eq i64 %index.next24, %umin11
+  br i1 %13, label %stage0.done, label %vector.body20, !llvm.loop !6
 
 done:                                             ; preds = %stage1.done, %entry
   ret void
@@ -102,56 +98,54 @@ done:                                             ; preds = %stage1.done, %entry
 stage0:                                           ; preds = %items, %stage0
   %j = phi i64 [ %next, %stage0 ], [ 0, %items ]
   %i = add nuw nsw i64 %j, %block
-  %15 = getelementptr inbounds float, ptr %bm25, i64 %i
-  %bm252 = load float, ptr %15, align 4, !llvm.access.group !5
-  %16 = fmul float %bm252, 0x3FB99999A0000000
-  %17 = getelementptr inbounds float, ptr %title_match, i64 %i
-  %title_match3 = load float, ptr %17, align 4, !llvm.access.group !5
-  %18 = fadd float %16, %title_match3
-  %19 = getelementptr inbounds float, ptr %stage, i64 %j
-  store float %18, ptr %19, align 4, !llvm.access.group !5
+  %14 = getelementptr inbounds float, ptr %bm25, i64 %i
+  %bm252 = load float, ptr %14, align 4, !llvm.access.group !5
+  %15 = fmul float %bm252, 0x3FB99999A0000000
+  %16 = getelementptr inbounds float, ptr %title_match, i64 %i
+  %title_match3 = load float, ptr %16, align 4, !llvm.access.group !5
+  %17 = fadd float %15, %title_match3
+  %18 = getelementptr inbounds float, ptr %stage, i64 %j
+  store float %17, ptr %18, align 4, !llvm.access.group !5
   %next = add nuw nsw i64 %j, 1
-  %20 = icmp eq i64 %next, %7
-  br i1 %20, label %stage0.done, label %stage0, !llvm.loop !10
+  %19 = icmp eq i64 %next, %6
+  br i1 %19, label %stage0.done, label %stage0, !llvm.loop !10
 
 stage0.done:                                      ; preds = %vector.body20, %stage0
-  tail call void @calcjit_col_Sigmoid_avx2(ptr nonnull %stage, ptr nonnull %2, i64 %7) #3
+  tail call void @calcjit_col_Sigmoid_avx2(ptr nonnull %stage, ptr nonnull %stage, i64 %6) #3
   %min.iters.check = icmp eq i64 %umin, 0
   br i1 %min.iters.check, label %stage1, label %vector.body
 
 vector.body:                                      ; preds = %stage0.done, %vector.body
   %index = phi i64 [ %index.next, %vector.body ], [ 0, %stage0.done ]
-  %21 = add nuw nsw i64 %index, %block
-  %22 = add nuw nsw i64 %index, 528
-  %23 = getelementptr inbounds float, ptr %stage, i64 %22
-  %wide.load = load <8 x float>, ptr %23, align 4, !llvm.access.group !5
-  %24 = fcmp uno <8 x float> %wide.load, zeroinitializer
-  %25 = select <8 x i1> %24, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %wide.load
-  %26 = getelementptr inbounds float, ptr %out.relevance, i64 %21
-  store <8 x float> %25, ptr %26, align 4, !llvm.access.group !5
-  %wide.load10 = load <8 x float>, ptr %23, align 4, !llvm.access.group !5
-  %27 = getelementptr inbounds float, ptr %out.relevance1, i64 %21
-  store <8 x float> %wide.load10, ptr %27, align 4, !llvm.access.group !5
+  %20 = add nuw nsw i64 %index, %block
+  %21 = getelementptr inbounds float, ptr %stage, i64 %index
+  %wide.load = load <8 x float>, ptr %21, align 4, !llvm.access.group !5
+  %22 = fcmp uno <8 x float> %wide.load, zeroinitializer
+  %23 = select <8 x i1> %22, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %wide.load
+  %24 = getelementptr inbounds float, ptr %out.relevance, i64 %20
+  store <8 x float> %23, ptr %24, align 4, !llvm.access.group !5
+  %wide.load10 = load <8 x float>, ptr %21, align 4, !llvm.access.group !5
+  %25 = getelementptr inbounds float, ptr %out.relevance1, i64 %20
+  store <8 x float> %wide.load10, ptr %25, align 4, !llvm.access.group !5
   %index.next = add nuw i64 %index, 8
-  %28 = icmp eq i64 %index.next, %umin
-  br i1 %28, label %stage1.done, label %vector.body, !llvm.loop !11
+  %26 = icmp eq i64 %index.next, %umin
+  br i1 %26, label %stage1.done, label %vector.body, !llvm.loop !11
 
 stage1:                                           ; preds = %stage0.done, %stage1
   %j5 = phi i64 [ %next9, %stage1 ], [ 0, %stage0.done ]
   %i6 = add nuw nsw i64 %j5, %block
-  %29 = add nuw nsw i64 %j5, 528
-  %30 = getelementptr inbounds float, ptr %stage, i64 %29
-  %relevance7 = load float, ptr %30, align 4, !llvm.access.group !5
-  %31 = fcmp uno float %relevance7, 0.000000e+00
-  %32 = select i1 %31, float 0x7FF8000000000000, float %relevance7
-  %33 = getelementptr inbounds float, ptr %out.relevance, i64 %i6
-  store float %32, ptr %33, align 4, !llvm.access.group !5
-  %relevance8 = load float, ptr %30, align 4, !llvm.access.group !5
-  %34 = getelementptr inbounds float, ptr %out.relevance1, i64 %i6
-  store float %relevance8, ptr %34, align 4, !llvm.access.group !5
+  %27 = getelementptr inbounds float, ptr %stage, i64 %j5
+  %relevance7 = load float, ptr %27, align 4, !llvm.access.group !5
+  %28 = fcmp uno float %relevance7, 0.000000e+00
+  %29 = select i1 %28, float 0x7FF8000000000000, float %relevance7
+  %30 = getelementptr inbounds float, ptr %out.relevance, i64 %i6
+  store float %29, ptr %30, align 4, !llvm.access.group !5
+  %relevance8 = load float, ptr %27, align 4, !llvm.access.group !5
+  %31 = getelementptr inbounds float, ptr %out.relevance1, i64 %i6
+  store float %relevance8, ptr %31, align 4, !llvm.access.group !5
   %next9 = add nuw nsw i64 %j5, 1
-  %35 = icmp eq i64 %next9, %7
-  br i1 %35, label %stage1.done, label %stage1, !llvm.loop !12
+  %32 = icmp eq i64 %next9, %6
+  br i1 %32, label %stage1.done, label %stage1, !llvm.loop !12
 
 stage1.done:                                      ; preds = %vector.body, %stage1
   %next.block = add nuw nsw i64 %block, 512

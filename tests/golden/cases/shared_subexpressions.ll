@@ -66,65 +66,59 @@ stage0:                                           ; preds = %stage0, %items
   %10 = add nuw nsw i64 0, %j
   %11 = getelementptr inbounds float, ptr %stage, i64 %10
   store float %a, ptr %11, align 4, !llvm.access.group !0
-  %12 = getelementptr inbounds float, ptr %clicks, i64 %i
-  %clicks3 = load float, ptr %12, align 4, !llvm.access.group !0
-  %a4 = call float @calcjit_op_Mul(float 5.000000e-01, float %clicks3)
-  %13 = add nuw nsw i64 528, %j
-  %14 = getelementptr inbounds float, ptr %stage, i64 %13
-  store float %a4, ptr %14, align 4, !llvm.access.group !0
   %next = add nuw nsw i64 %j, 1
-  %15 = icmp eq i64 %next, %length
-  br i1 %15, label %stage0.done, label %stage0, !llvm.loop !1
+  %12 = icmp eq i64 %next, %length
+  br i1 %12, label %stage0.done, label %stage0, !llvm.loop !1
 
 stage0.done:                                      ; preds = %stage0
-  %16 = getelementptr inbounds float, ptr %stage, i64 0
-  %17 = getelementptr inbounds float, ptr %stage, i64 1056
-  call void @calcjit_col_Log1p_avx2(ptr %16, ptr %17, i64 %length) #0
+  %13 = getelementptr inbounds float, ptr %stage, i64 0
+  %14 = getelementptr inbounds float, ptr %stage, i64 0
+  call void @calcjit_col_Log1p_avx2(ptr %13, ptr %14, i64 %length) #0
   br label %stage2
 
 stage2:                                           ; preds = %stage2, %stage0.done
-  %j5 = phi i64 [ 0, %stage0.done ], [ %next17, %stage2 ]
-  %i6 = add nuw nsw i64 %block, %j5
-  %18 = add nuw nsw i64 1056, %j5
-  %19 = getelementptr inbounds float, ptr %stage, i64 %18
-  %a7 = load float, ptr %19, align 4, !llvm.access.group !0
-  %20 = add nuw nsw i64 528, %j5
-  %21 = getelementptr inbounds float, ptr %stage, i64 %20
-  %a8 = load float, ptr %21, align 4, !llvm.access.group !0
-  %a9 = call float @calcjit_op_Add(float %a7, float %a8)
-  %canonical = call float @calcjit_canonicalize(float %a9)
-  %22 = getelementptr inbounds float, ptr %out.a, i64 %i6
-  store float %canonical, ptr %22, align 4, !llvm.access.group !0
-  %b = call float @calcjit_op_Div(float %a7, float %q)
-  %b10 = call float @calcjit_op_Add(float %a9, float %b)
-  %canonical11 = call float @calcjit_canonicalize(float %b10)
-  %23 = getelementptr inbounds float, ptr %out.b, i64 %i6
-  store float %canonical11, ptr %23, align 4, !llvm.access.group !0
-  %c = call float @calcjit_op_Mul(float %a9, float 2.500000e-01)
-  %c12 = call float @calcjit_op_Mul(float %b10, float 7.500000e-01)
-  %c13 = call float @calcjit_op_Add(float %c, float %c12)
-  %c14 = call float @calcjit_op_Add(float 6.000000e+00, float %c13)
-  %canonical15 = call float @calcjit_canonicalize(float %c14)
-  %24 = getelementptr inbounds float, ptr %out.c, i64 %i6
-  store float %canonical15, ptr %24, align 4, !llvm.access.group !0
-  %canonical16 = call float @calcjit_canonicalize(float %c14)
-  %25 = getelementptr inbounds float, ptr %out.c1, i64 %i6
-  store float %canonical16, ptr %25, align 4, !llvm.access.group !0
-  %next17 = add nuw nsw i64 %j5, 1
-  %26 = icmp eq i64 %next17, %length
-  br i1 %26, label %stage2.done, label %stage2, !llvm.loop !4
+  %j3 = phi i64 [ 0, %stage0.done ], [ %next16, %stage2 ]
+  %i4 = add nuw nsw i64 %block, %j3
+  %15 = add nuw nsw i64 0, %j3
+  %16 = getelementptr inbounds float, ptr %stage, i64 %15
+  %a5 = load float, ptr %16, align 4, !llvm.access.group !0
+  %17 = getelementptr inbounds float, ptr %clicks, i64 %i4
+  %clicks6 = load float, ptr %17, align 4, !llvm.access.group !0
+  %a7 = call float @calcjit_op_Mul(float 5.000000e-01, float %clicks6)
+  %a8 = call float @calcjit_op_Add(float %a5, float %a7)
+  %canonical = call float @calcjit_canonicalize(float %a8)
+  %18 = getelementptr inbounds float, ptr %out.a, i64 %i4
+  store float %canonical, ptr %18, align 4, !llvm.access.group !0
+  %b = call float @calcjit_op_Div(float %a5, float %q)
+  %b9 = call float @calcjit_op_Add(float %a8, float %b)
+  %canonical10 = call float @calcjit_canonicalize(float %b9)
+  %19 = getelementptr inbounds float, ptr %out.b, i64 %i4
+  store float %canonical10, ptr %19, align 4, !llvm.access.group !0
+  %c = call float @calcjit_op_Mul(float %a8, float 2.500000e-01)
+  %c11 = call float @calcjit_op_Mul(float %b9, float 7.500000e-01)
+  %c12 = call float @calcjit_op_Add(float %c, float %c11)
+  %c13 = call float @calcjit_op_Add(float 6.000000e+00, float %c12)
+  %canonical14 = call float @calcjit_canonicalize(float %c13)
+  %20 = getelementptr inbounds float, ptr %out.c, i64 %i4
+  store float %canonical14, ptr %20, align 4, !llvm.access.group !0
+  %canonical15 = call float @calcjit_canonicalize(float %c13)
+  %21 = getelementptr inbounds float, ptr %out.c1, i64 %i4
+  store float %canonical15, ptr %21, align 4, !llvm.access.group !0
+  %next16 = add nuw nsw i64 %j3, 1
+  %22 = icmp eq i64 %next16, %length
+  br i1 %22, label %stage2.done, label %stage2, !llvm.loop !4
 
 stage2.done:                                      ; preds = %stage2
   %next.block = add nuw nsw i64 %block, 512
-  %27 = icmp uge i64 %next.block, %count
-  br i1 %27, label %done, label %items
+  %23 = icmp uge i64 %next.block, %count
+  br i1 %23, label %done, label %items
 }
 
 declare float @calcjit_op_Abs(float)
 
-declare float @calcjit_op_Mul(float, float)
-
 declare void @calcjit_col_Log1p_avx2(ptr, ptr, i64)
+
+declare float @calcjit_op_Mul(float, float)
 
 declare float @calcjit_op_Add(float, float)
 

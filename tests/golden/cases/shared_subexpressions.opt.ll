@@ -46,42 +46,35 @@ entry:
   br i1 %empty, label %done, label %items.preheader
 
 items.preheader:                                  ; preds = %entry
-  %4 = getelementptr inbounds float, ptr %stage, i64 1056
   %broadcast.splatinsert = insertelement <8 x float> poison, float %q, i64 0
   %broadcast.splat = shufflevector <8 x float> %broadcast.splatinsert, <8 x float> poison, <8 x i32> zeroinitializer
   br label %items
 
 items:                                            ; preds = %items.preheader, %stage2.done
-  %indvar = phi i64 [ 0, %items.preheader ], [ %indvar.next, %stage2.done ]
-  %block = phi i64 [ 0, %items.preheader ], [ %next.block, %stage2.done ]
-  %5 = shl i64 %indvar, 9
-  %6 = sub i64 %count, %5
-  %umin20 = tail call i64 @llvm.umin.i64(i64 %6, i64 512)
-  %7 = shl i64 %indvar, 9
-  %8 = sub i64 %count, %7
-  %umin = tail call i64 @llvm.umin.i64(i64 %8, i64 512)
+  %indvar = phi i64 [ %indvar.next, %stage2.done ], [ 0, %items.preheader ]
+  %block = phi i64 [ %next.block, %stage2.done ], [ 0, %items.preheader ]
+  %4 = shl i64 %indvar, 9
+  %5 = sub i64 %count, %4
+  %umin19 = tail call i64 @llvm.umin.i64(i64 %5, i64 512)
+  %6 = shl i64 %indvar, 9
+  %7 = sub i64 %count, %6
+  %umin = tail call i64 @llvm.umin.i64(i64 %7, i64 512)
   %rest = sub nuw nsw i64 %count, %block
-  %9 = tail call i64 @llvm.umin.i64(i64 %rest, i64 512)
-  %min.iters.check23 = icmp eq i64 %umin20, 0
-  br i1 %min.iters.check23, label %stage0, label %vector.body29
+  %8 = tail call i64 @llvm.umin.i64(i64 %rest, i64 512)
+  %min.iters.check22 = icmp eq i64 %umin19, 0
+  br i1 %min.iters.check22, label %stage0, label %vector.body28
 
-vector.body29:                                    ; preds = %items, %vector.body29
-  %index30 = phi i64 [ %index.next33, %vector.body29 ], [ 0, %items ]
-  %10 = add nuw nsw i64 %index30, %block
-  %11 = getelementptr inbounds float, ptr %price, i64 %10
-  %wide.load31 = load <8 x i32>, ptr %11, align 4, !llvm.access.group !5
-  %12 = and <8 x i32> %wide.load31, <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>
-  %13 = getelementptr inbounds float, ptr %stage, i64 %index30
-  store <8 x i32> %12, ptr %13, align 4, !llvm.access.group !5
-  %14 = getelementptr inbounds float, ptr %clicks, i64 %10
-  %wide.load32 = load <8 x float>, ptr %14, align 4, !llvm.access.group !5
-  %15 = fmul <8 x float> %wide.load32, <float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01>
-  %16 = add nuw nsw i64 %index30, 528
-  %17 = getelementptr inbounds float, ptr %stage, i64 %16
-  store <8 x float> %15, ptr %17, align 4, !llvm.access.group !5
-  %index.next33 = add nuw i64 %index30, 8
-  %18 = icmp eq i64 %index.next33, %umin20
-  br i1 %18, label %stage0.done, label %vector.body29, !llvm.loop !6
+vector.body28:                                    ; preds = %items, %vector.body28
+  %index29 = phi i64 [ %index.next31, %vector.body28 ], [ 0, %items ]
+  %9 = add nuw nsw i64 %index29, %block
+  %10 = getelementptr inbounds float, ptr %price, i64 %9
+  %wide.load30 = load <8 x i32>, ptr %10, align 4, !llvm.access.group !5
+  %11 = and <8 x i32> %wide.load30, <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>
+  %12 = getelementptr inbounds float, ptr %stage, i64 %index29
+  store <8 x i32> %11, ptr %12, align 4, !llvm.access.group !5
+  %index.next31 = add nuw i64 %index29, 8
+  %13 = icmp eq i64 %index.next31, %umin19
+  br i1 %13, label %stage0.done, label %vector.body28, !llvm.loop !6
 
 done:                                             ; preds = %stage2.done, %entry
   ret void
@@ -89,93 +82,85 @@ done:                                             ; preds = %stage2.done, %entry
 stage0:                                           ; preds = %items, %stage0
   %j = phi i64 [ %next, %stage0 ], [ 0, %items ]
   %i = add nuw nsw i64 %j, %block
-  %19 = getelementptr inbounds float, ptr %price, i64 %i
-  %price218 = load i32, ptr %19, align 4, !llvm.access.group !5
-  %20 = and i32 %price218, 2147483647
-  %21 = getelementptr inbounds float, ptr %stage, i64 %j
-  store i32 %20, ptr %21, align 4, !llvm.access.group !5
-  %22 = getelementptr inbounds float, ptr %clicks, i64 %i
-  %clicks3 = load float, ptr %22, align 4, !llvm.access.group !5
-  %23 = fmul float %clicks3, 5.000000e-01
-  %24 = add nuw nsw i64 %j, 528
-  %25 = getelementptr inbounds float, ptr %stage, i64 %24
-  store float %23, ptr %25, align 4, !llvm.access.group !5
+  %14 = getelementptr inbounds float, ptr %price, i64 %i
+  %price217 = load i32, ptr %14, align 4, !llvm.access.group !5
+  %15 = and i32 %price217, 2147483647
+  %16 = getelementptr inbounds float, ptr %stage, i64 %j
+  store i32 %15, ptr %16, align 4, !llvm.access.group !5
   %next = add nuw nsw i64 %j, 1
-  %26 = icmp eq i64 %next, %9
-  br i1 %26, label %stage0.done, label %stage0, !llvm.loop !10
+  %17 = icmp eq i64 %next, %8
+  br i1 %17, label %stage0.done, label %stage0, !llvm.loop !10
 
-stage0.done:                                      ; preds = %vector.body29, %stage0
-  tail call void @calcjit_col_Log1p_avx2(ptr nonnull %stage, ptr nonnull %4, i64 %9) #3
+stage0.done:                                      ; preds = %vector.body28, %stage0
+  tail call void @calcjit_col_Log1p_avx2(ptr nonnull %stage, ptr nonnull %stage, i64 %8) #3
   %min.iters.check = icmp eq i64 %umin, 0
   br i1 %min.iters.check, label %stage2, label %vector.body
 
 vector.body:                                      ; preds = %stage0.done, %vector.body
   %index = phi i64 [ %index.next, %vector.body ], [ 0, %stage0.done ]
-  %27 = add nuw nsw i64 %index, %block
-  %28 = add nuw nsw i64 %index, 1056
-  %29 = getelementptr inbounds float, ptr %stage, i64 %28
-  %wide.load = load <8 x float>, ptr %29, align 4, !llvm.access.group !5
-  %30 = add nuw nsw i64 %index, 528
-  %31 = getelementptr inbounds float, ptr %stage, i64 %30
-  %wide.load19 = load <8 x float>, ptr %31, align 4, !llvm.access.group !5
-  %32 = fadd <8 x float> %wide.load, %wide.load19
-  %33 = fcmp uno <8 x float> %32, zeroinitializer
-  %34 = select <8 x i1> %33, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %32
-  %35 = getelementptr inbounds float, ptr %out.a, i64 %27
-  store <8 x float> %34, ptr %35, align 4, !llvm.access.group !5
-  %36 = fdiv <8 x float> %wide.load, %broadcast.splat
-  %37 = fadd <8 x float> %36, %32
-  %38 = fcmp uno <8 x float> %37, zeroinitializer
-  %39 = select <8 x i1> %38, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %37
-  %40 = getelementptr inbounds float, ptr %out.b, i64 %27
-  store <8 x float> %39, ptr %40, align 4, !llvm.access.group !5
-  %41 = fmul <8 x float> %32, <float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01>
-  %42 = fmul <8 x float> %37, <float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01>
-  %43 = fadd <8 x float> %41, %42
-  %44 = fadd <8 x float> %43, <float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00>
-  %45 = fcmp uno <8 x float> %44, zeroinitializer
-  %46 = select <8 x i1> %45, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %44
-  %47 = getelementptr inbounds float, ptr %out.c, i64 %27
-  store <8 x float> %46, ptr %47, align 4, !llvm.access.group !5
-  %48 = getelementptr inbounds float, ptr %out.c1, i64 %27
-  store <8 x float> %46, ptr %48, align 4, !llvm.access.group !5
+  %18 = add nuw nsw i64 %index, %block
+  %19 = getelementptr inbounds float, ptr %stage, i64 %index
+  %wide.load = load <8 x float>, ptr %19, align 4, !llvm.access.group !5
+  %20 = getelementptr inbounds float, ptr %clicks, i64 %18
+  %wide.load18 = load <8 x float>, ptr %20, align 4, !llvm.access.group !5
+  %21 = fmul <8 x float> %wide.load18, <float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01, float 5.000000e-01>
+  %22 = fadd <8 x float> %wide.load, %21
+  %23 = fcmp uno <8 x float> %22, zeroinitializer
+  %24 = select <8 x i1> %23, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %22
+  %25 = getelementptr inbounds float, ptr %out.a, i64 %18
+  store <8 x float> %24, ptr %25, align 4, !llvm.access.group !5
+  %26 = fdiv <8 x float> %wide.load, %broadcast.splat
+  %27 = fadd <8 x float> %26, %22
+  %28 = fcmp uno <8 x float> %27, zeroinitializer
+  %29 = select <8 x i1> %28, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %27
+  %30 = getelementptr inbounds float, ptr %out.b, i64 %18
+  store <8 x float> %29, ptr %30, align 4, !llvm.access.group !5
+  %31 = fmul <8 x float> %22, <float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01, float 2.500000e-01>
+  %32 = fmul <8 x float> %27, <float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01, float 7.500000e-01>
+  %33 = fadd <8 x float> %31, %32
+  %34 = fadd <8 x float> %33, <float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00, float 6.000000e+00>
+  %35 = fcmp uno <8 x float> %34, zeroinitializer
+  %36 = select <8 x i1> %35, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %34
+  %37 = getelementptr inbounds float, ptr %out.c, i64 %18
+  store <8 x float> %36, ptr %37, align 4, !llvm.access.group !5
+  %38 = getelementptr inbounds float, ptr %out.c1, i64 %18
+  store <8 x float> %36, ptr %38, align 4, !llvm.access.group !5
   %index.next = add nuw i64 %index, 8
-  %49 = icmp eq i64 %index.next, %umin
-  br i1 %49, label %stage2.done, label %vector.body, !llvm.loop !11
+  %39 = icmp eq i64 %index.next, %umin
+  br i1 %39, label %stage2.done, label %vector.body, !llvm.loop !11
 
 stage2:                                           ; preds = %stage0.done, %stage2
-  %j5 = phi i64 [ %next17, %stage2 ], [ 0, %stage0.done ]
-  %i6 = add nuw nsw i64 %j5, %block
-  %50 = add nuw nsw i64 %j5, 1056
-  %51 = getelementptr inbounds float, ptr %stage, i64 %50
-  %a7 = load float, ptr %51, align 4, !llvm.access.group !5
-  %52 = add nuw nsw i64 %j5, 528
-  %53 = getelementptr inbounds float, ptr %stage, i64 %52
-  %a8 = load float, ptr %53, align 4, !llvm.access.group !5
-  %54 = fadd float %a7, %a8
-  %55 = fcmp uno float %54, 0.000000e+00
-  %56 = select i1 %55, float 0x7FF8000000000000, float %54
-  %57 = getelementptr inbounds float, ptr %out.a, i64 %i6
-  store float %56, ptr %57, align 4, !llvm.access.group !5
-  %58 = fdiv float %a7, %q
-  %59 = fadd float %58, %54
-  %60 = fcmp uno float %59, 0.000000e+00
-  %61 = select i1 %60, float 0x7FF8000000000000, float %59
-  %62 = getelementptr inbounds float, ptr %out.b, i64 %i6
-  store float %61, ptr %62, align 4, !llvm.access.group !5
-  %63 = fmul float %54, 2.500000e-01
-  %64 = fmul float %59, 7.500000e-01
-  %65 = fadd float %63, %64
-  %66 = fadd float %65, 6.000000e+00
-  %67 = fcmp uno float %66, 0.000000e+00
-  %68 = select i1 %67, float 0x7FF8000000000000, float %66
-  %69 = getelementptr inbounds float, ptr %out.c, i64 %i6
-  store float %68, ptr %69, align 4, !llvm.access.group !5
-  %70 = getelementptr inbounds float, ptr %out.c1, i64 %i6
-  store float %68, ptr %70, align 4, !llvm.access.group !5
-  %next17 = add nuw nsw i64 %j5, 1
-  %71 = icmp eq i64 %next17, %9
-  br i1 %71, label %stage2.done, label %stage2, !llvm.loop !12
+  %j3 = phi i64 [ %next16, %stage2 ], [ 0, %stage0.done ]
+  %i4 = add nuw nsw i64 %j3, %block
+  %40 = getelementptr inbounds float, ptr %stage, i64 %j3
+  %a5 = load float, ptr %40, align 4, !llvm.access.group !5
+  %41 = getelementptr inbounds float, ptr %clicks, i64 %i4
+  %clicks6 = load float, ptr %41, align 4, !llvm.access.group !5
+  %42 = fmul float %clicks6, 5.000000e-01
+  %43 = fadd float %a5, %42
+  %44 = fcmp uno float %43, 0.000000e+00
+  %45 = select i1 %44, float 0x7FF8000000000000, float %43
+  %46 = getelementptr inbounds float, ptr %out.a, i64 %i4
+  store float %45, ptr %46, align 4, !llvm.access.group !5
+  %47 = fdiv float %a5, %q
+  %48 = fadd float %47, %43
+  %49 = fcmp uno float %48, 0.000000e+00
+  %50 = select i1 %49, float 0x7FF8000000000000, float %48
+  %51 = getelementptr inbounds float, ptr %out.b, i64 %i4
+  store float %50, ptr %51, align 4, !llvm.access.group !5
+  %52 = fmul float %43, 2.500000e-01
+  %53 = fmul float %48, 7.500000e-01
+  %54 = fadd float %52, %53
+  %55 = fadd float %54, 6.000000e+00
+  %56 = fcmp uno float %55, 0.000000e+00
+  %57 = select i1 %56, float 0x7FF8000000000000, float %55
+  %58 = getelementptr inbounds float, ptr %out.c, i64 %i4
+  store float %57, ptr %58, align 4, !llvm.access.group !5
+  %59 = getelementptr inbounds float, ptr %out.c1, i64 %i4
+  store float %57, ptr %59, align 4, !llvm.access.group !5
+  %next16 = add nuw nsw i64 %j3, 1
+  %60 = icmp eq i64 %next16, %8
+  br i1 %60, label %stage2.done, label %stage2, !llvm.loop !12
 
 stage2.done:                                      ; preds = %vector.body, %stage2
   %next.block = add nuw nsw i64 %block, 512
