@@ -47,6 +47,28 @@ const program::Region& OnlyLargeRegion(const Engine& engine) {
   return *largest;
 }
 
+// Calls `visit(user, operand)` for every node operand of every node, users in
+// node order.
+template <typename Visit>
+void ForEachNodeOperand(const program::Region& piece, Visit visit) {
+  for (std::uint32_t v = 0; v < piece.nodes.size(); ++v) {
+    const program::RegionNode& node = piece.nodes[v];
+    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
+      const program::RegionOperand& operand = piece.operands[node.first_operand + o];
+      if (operand.kind == program::RegionOperand::Kind::kNode) visit(v, operand.index);
+    }
+  }
+}
+
+// Per stage of `plan`, whether it holds a call to an expensive kernel.
+std::vector<bool> CallStages(const program::Region& piece, const StagePlan& plan) {
+  std::vector<bool> calls(plan.stage_count, false);
+  for (std::uint32_t v = 0; v < piece.nodes.size(); ++v) {
+    if (HasVectorKernel(piece.nodes[v].op)) calls[plan.stage[v]] = true;
+  }
+  return calls;
+}
+
 TEST(StagesTest, CallsStandAloneAndCrossingValuesGetBuffers) {
   const Result<Engine> engine = Engine::Compile(ParseText(WideSet()), EngineOptions{Backend::kVm});
   ASSERT_TRUE(engine.ok()) << engine.status().ToString();
@@ -99,22 +121,15 @@ TEST(StagesTest, BuffersAreReusedOnlyOnceTheirValueIsDead) {
   const StagePlan plan = MakeStagePlan(piece);
   ASSERT_TRUE(plan.staged());
   const std::size_t count = piece.nodes.size();
-  std::vector<std::uint32_t> last(count, 0);
+  std::vector<std::uint32_t> last(plan.stage.begin(), plan.stage.end());
   std::vector<std::vector<std::uint32_t>> readers(count);
-  std::vector<bool> call_stage(plan.stage_count, false);
-  std::uint32_t buffered = 0;
-  for (std::uint32_t v = 0; v < count; ++v) {
-    last[v] = std::max(last[v], plan.stage[v]);
-    buffered += plan.buffer[v] >= 0 ? 1 : 0;
-    if (HasVectorKernel(piece.nodes[v].op)) call_stage[plan.stage[v]] = true;
-    const program::RegionNode& node = piece.nodes[v];
-    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
-      const program::RegionOperand& operand = piece.operands[node.first_operand + o];
-      if (operand.kind != program::RegionOperand::Kind::kNode) continue;
-      last[operand.index] = std::max(last[operand.index], plan.stage[v]);
-      readers[operand.index].push_back(v);
-    }
-  }
+  const std::vector<bool> call_stage = CallStages(piece, plan);
+  ForEachNodeOperand(piece, [&](std::uint32_t user, std::uint32_t operand) {
+    last[operand] = std::max(last[operand], plan.stage[user]);
+    readers[operand].push_back(user);
+  });
+  const auto buffered = static_cast<std::uint32_t>(
+      std::count_if(plan.buffer.begin(), plan.buffer.end(), [](std::int32_t b) { return b >= 0; }));
   std::uint32_t shared_in_a_stage = 0;
   for (std::uint32_t a = 0; a < count; ++a) {
     if (plan.buffer[a] < 0) continue;
@@ -151,16 +166,10 @@ TEST(StagesTest, ValuesAreComputedWhereFirstUsed) {
   const std::size_t count = piece.nodes.size();
   constexpr std::uint32_t kNone = ~std::uint32_t{0};
   std::vector<std::uint32_t> first_use(count, kNone);
-  std::vector<bool> call_stage(plan.stage_count, false);
-  for (std::uint32_t v = 0; v < count; ++v) {
-    if (HasVectorKernel(piece.nodes[v].op)) call_stage[plan.stage[v]] = true;
-    const program::RegionNode& node = piece.nodes[v];
-    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
-      const program::RegionOperand& operand = piece.operands[node.first_operand + o];
-      if (operand.kind != program::RegionOperand::Kind::kNode) continue;
-      first_use[operand.index] = std::min(first_use[operand.index], plan.stage[v]);
-    }
-  }
+  const std::vector<bool> call_stage = CallStages(piece, plan);
+  ForEachNodeOperand(piece, [&](std::uint32_t user, std::uint32_t operand) {
+    first_use[operand] = std::min(first_use[operand], plan.stage[user]);
+  });
   std::uint32_t checked = 0;
   for (std::uint32_t v = 0; v < count; ++v) {
     if (HasVectorKernel(piece.nodes[v].op) || first_use[v] == kNone) continue;
