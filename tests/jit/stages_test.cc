@@ -52,9 +52,7 @@ const program::Region& OnlyLargeRegion(const Engine& engine) {
 template <typename Visit>
 void ForEachNodeOperand(const program::Region& piece, Visit visit) {
   for (std::uint32_t v = 0; v < piece.nodes.size(); ++v) {
-    const program::RegionNode& node = piece.nodes[v];
-    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
-      const program::RegionOperand& operand = piece.operands[node.first_operand + o];
+    for (const program::RegionOperand& operand : piece.OperandsOf(v)) {
       if (operand.kind == program::RegionOperand::Kind::kNode) visit(v, operand.index);
     }
   }
@@ -107,6 +105,21 @@ TEST(StagesTest, CallsStandAloneAndCrossingValuesGetBuffers) {
   EXPECT_FALSE(MakeStagePlan(piece, false).staged());
 }
 
+// The stage plan of the wide set's largest piece.
+class WideSetPlanTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(engine_.ok()) << engine_.status().ToString();
+    piece_ = &OnlyLargeRegion(*engine_);
+    plan_ = MakeStagePlan(*piece_);
+    ASSERT_TRUE(plan_.staged());
+  }
+
+  const Result<Engine> engine_ = Engine::Compile(ParseText(WideSet()), EngineOptions{Backend::kVm});
+  const program::Region* piece_ = nullptr;
+  StagePlan plan_;
+};
+
 // Buffers are shared only by values whose lifetimes (the stage that stores
 // the value to the last that reads it) do not meet, or meet in the stage that
 // reads the older value for the last time and stores the newer one, when that
@@ -114,12 +127,9 @@ TEST(StagesTest, CallsStandAloneAndCrossingValuesGetBuffers) {
 // it stores any, and a call stage runs one column kernel per call in node
 // order, so there the newer value must be a call at or after every reader of
 // the older one. And buffers are shared, in place too.
-TEST(StagesTest, BuffersAreReusedOnlyOnceTheirValueIsDead) {
-  const Result<Engine> engine = Engine::Compile(ParseText(WideSet()), EngineOptions{Backend::kVm});
-  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-  const program::Region& piece = OnlyLargeRegion(*engine);
-  const StagePlan plan = MakeStagePlan(piece);
-  ASSERT_TRUE(plan.staged());
+TEST_F(WideSetPlanTest, BuffersAreReusedOnlyOnceTheirValueIsDead) {
+  const program::Region& piece = *piece_;
+  const StagePlan& plan = plan_;
   const std::size_t count = piece.nodes.size();
   std::vector<std::uint32_t> last(plan.stage.begin(), plan.stage.end());
   std::vector<std::vector<std::uint32_t>> readers(count);
@@ -157,12 +167,9 @@ TEST(StagesTest, BuffersAreReusedOnlyOnceTheirValueIsDead) {
 // first user allows: no call stage lies between its own stage and its first
 // user's, so a value of inputs alone is not kept in a buffer across calls
 // that do not need it.
-TEST(StagesTest, ValuesAreComputedWhereFirstUsed) {
-  const Result<Engine> engine = Engine::Compile(ParseText(WideSet()), EngineOptions{Backend::kVm});
-  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-  const program::Region& piece = OnlyLargeRegion(*engine);
-  const StagePlan plan = MakeStagePlan(piece);
-  ASSERT_TRUE(plan.staged());
+TEST_F(WideSetPlanTest, ValuesAreComputedWhereFirstUsed) {
+  const program::Region& piece = *piece_;
+  const StagePlan& plan = plan_;
   const std::size_t count = piece.nodes.size();
   constexpr std::uint32_t kNone = ~std::uint32_t{0};
   std::vector<std::uint32_t> first_use(count, kNone);

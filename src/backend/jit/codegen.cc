@@ -196,8 +196,7 @@ class PieceGenerator {
       const program::RegionNode& node = piece_.nodes[v];
       if (!IsColumnCall(piece_, v) || !HasColumnKernel(node.op)) return false;
       // A call's node operands come from earlier stages, and through buffers.
-      for (std::uint32_t o = 0; o < node.operand_count; ++o) {
-        const RegionOperand& operand = piece_.operands[node.first_operand + o];
+      for (const RegionOperand& operand : piece_.OperandsOf(v)) {
         if (operand.kind == RegionOperand::Kind::kNode &&
             (plan_.stage[operand.index] == s || plan_.buffer[operand.index] < 0)) {
           return false;
@@ -236,8 +235,8 @@ class PieceGenerator {
       if (plan_.stage[v] != s) continue;
       const program::RegionNode& node = piece_.nodes[v];
       std::vector<llvm::Value*> arguments;
-      for (std::uint32_t o = 0; o < node.operand_count; ++o) {
-        arguments.push_back(BlockStart(piece_.operands[node.first_operand + o], start));
+      for (const RegionOperand& operand : piece_.OperandsOf(v)) {
+        arguments.push_back(BlockStart(operand, start));
       }
       arguments.push_back(BufferStart(v));
       arguments.push_back(length);
@@ -270,9 +269,7 @@ class PieceGenerator {
   void EmitStage(std::uint32_t s) {
     for (std::uint32_t v = 0; v < piece_.nodes.size(); ++v) {
       if (plan_.stage[v] != s) continue;
-      const program::RegionNode& node = piece_.nodes[v];
-      for (std::uint32_t o = 0; o < node.operand_count; ++o) {
-        const RegionOperand& operand = piece_.operands[node.first_operand + o];
+      for (const RegionOperand& operand : piece_.OperandsOf(v)) {
         if (operand.kind == RegionOperand::Kind::kNode && !Here(operand.index)) Operand(operand);
       }
     }

@@ -7,12 +7,10 @@
 namespace calcjit::jit {
 
 bool IsColumnCall(const program::Region& piece, std::uint32_t v) {
-  const program::RegionNode& node = piece.nodes[v];
-  if (!HasVectorKernel(node.op)) return false;
-  for (std::uint32_t o = 0; o < node.operand_count; ++o) {
-    const program::RegionOperand::Kind kind = piece.operands[node.first_operand + o].kind;
-    if (kind != program::RegionOperand::Kind::kNode &&
-        kind != program::RegionOperand::Kind::kRead) {
+  if (!HasVectorKernel(piece.nodes[v].op)) return false;
+  for (const program::RegionOperand& operand : piece.OperandsOf(v)) {
+    if (operand.kind != program::RegionOperand::Kind::kNode &&
+        operand.kind != program::RegionOperand::Kind::kRead) {
       return false;
     }
   }
@@ -32,11 +30,10 @@ void DelayToFirstUse(const program::Region& piece, std::vector<std::uint32_t>& l
   constexpr std::uint32_t kNone = ~std::uint32_t{0};
   std::vector<std::uint32_t> latest(piece.nodes.size(), kNone);
   for (std::size_t v = piece.nodes.size(); v-- > 0;) {
-    const program::RegionNode& node = piece.nodes[v];
-    if (!HasVectorKernel(node.op) && latest[v] != kNone) level[v] = latest[v];
-    const std::uint32_t limit = HasVectorKernel(node.op) ? level[v] - 1 : level[v];
-    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
-      const program::RegionOperand& operand = piece.operands[node.first_operand + o];
+    const bool call = HasVectorKernel(piece.nodes[v].op);
+    if (!call && latest[v] != kNone) level[v] = latest[v];
+    const std::uint32_t limit = call ? level[v] - 1 : level[v];
+    for (const program::RegionOperand& operand : piece.OperandsOf(static_cast<std::uint32_t>(v))) {
       if (operand.kind != program::RegionOperand::Kind::kNode) continue;
       latest[operand.index] = std::min(latest[operand.index], limit);
     }
@@ -59,11 +56,9 @@ StagePlan MakeStagePlan(const program::Region& piece, bool allow) {
   // operands allow.
   std::vector<std::uint32_t> level(count, 0);
   std::uint32_t levels = 1;
-  for (std::size_t v = 0; v < count; ++v) {
-    const program::RegionNode& node = piece.nodes[v];
+  for (std::uint32_t v = 0; v < count; ++v) {
     std::uint32_t ready = 0;  // the first compute level in which every operand is known
-    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
-      const program::RegionOperand& operand = piece.operands[node.first_operand + o];
+    for (const program::RegionOperand& operand : piece.OperandsOf(v)) {
       if (operand.kind != program::RegionOperand::Kind::kNode) continue;
       const std::uint32_t at = level[operand.index];
       ready = std::max(ready, at % 2 == 1 ? at + 1 : at);
@@ -100,11 +95,9 @@ StagePlan MakeStagePlan(const program::Region& piece, bool allow) {
   std::vector<std::uint32_t> last_use(count, 0);
   std::vector<std::uint32_t> last_reader(count, 0);
   for (std::uint32_t v = 0; v < count; ++v) {
-    const program::RegionNode& node = piece.nodes[v];
     last_use[v] = std::max(last_use[v], plan.stage[v]);
     if (IsColumnCall(piece, v)) buffered[v] = true;
-    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
-      const program::RegionOperand& operand = piece.operands[node.first_operand + o];
+    for (const program::RegionOperand& operand : piece.OperandsOf(v)) {
       if (operand.kind != program::RegionOperand::Kind::kNode) continue;
       const std::uint32_t x = operand.index;
       if (plan.stage[v] >= last_use[x]) last_reader[x] = v;  // readers come in node order

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -142,6 +143,11 @@ struct Region {
   std::vector<RegionNode> nodes;
   std::vector<RegionOperand> operands;
   std::vector<RegionWrite> writes;
+
+  // The operands of node `v`, in order.
+  std::span<const RegionOperand> OperandsOf(std::uint32_t v) const {
+    return {operands.data() + nodes[v].first_operand, nodes[v].operand_count};
+  }
 };
 
 struct Store {
