@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -308,6 +309,89 @@ TEST(StagesTest, StagedPiecesGiveTheSameBits) {
     EXPECT_EQ(Bits(*staged, n), expected);
     EXPECT_EQ(Bits(*unstaged, n), expected);
     EXPECT_EQ(Bits(*vm, n), expected);
+  }
+}
+
+// The piece's function, called once with `n` items on made-up columns; the
+// writes' bits, and whether a slot past n was written.
+struct OneCall {
+  std::vector<std::uint32_t> bits;
+  bool wrote_past_n = false;
+};
+OneCall CallOnce(const program::Region& piece, PieceFunction function, std::size_t n,
+                 std::size_t offset) {
+  constexpr float kGuard = -12345.0f;
+  std::vector<std::vector<float>> reads(piece.reads.size(), std::vector<float>(offset + n + 16));
+  for (std::size_t r = 0; r < reads.size(); ++r) {
+    for (std::size_t i = 0; i < reads[r].size(); ++i) {
+      reads[r][i] = static_cast<float>((i * (r + 3)) % 89) * 0.21f - 7.0f;
+    }
+  }
+  std::vector<std::vector<float>> writes(piece.writes.size(),
+                                         std::vector<float>(offset + n + 16, kGuard));
+  std::vector<const float*> read_pointers;
+  for (const auto& column : reads) read_pointers.push_back(column.data() + offset);
+  std::vector<float*> write_pointers;
+  for (auto& column : writes) write_pointers.push_back(column.data() + offset);
+  const std::vector<float> scalars(piece.scalars.size(), 0.25f);
+  // The scratch, 64-byte aligned as the executor gives it.
+  std::vector<float> scratch(MakeStagePlan(piece).ScratchFloats() + 16);
+  auto* stage = reinterpret_cast<float*>((reinterpret_cast<std::uintptr_t>(scratch.data()) + 63) &
+                                         ~std::uintptr_t{63});
+  function(read_pointers.data(), scalars.data(), write_pointers.data(), n, stage);
+  OneCall result;
+  for (const auto& column : writes) {
+    for (std::size_t i = 0; i < column.size(); ++i) {
+      const bool inside = i >= offset && i < offset + n;
+      if (!inside) {
+        result.wrote_past_n |= column[i] != kGuard;
+        continue;
+      }
+      std::uint32_t b;
+      std::memcpy(&b, &column[i], sizeof b);
+      result.bits.push_back(b);
+    }
+  }
+  return result;
+}
+
+// One call computes a batch of any n of at least one chunk, its last chunk
+// overlapping the one before (codegen.h): the same bits as the batch cut
+// into chunks, nothing written outside [0, n). Before, the function covered
+// n & -16 and the engine ran the rest padded in a second call.
+TEST(StagesTest, OneCallComputesEveryItemOfABatchOfAChunkOrMore) {
+  const FeatureSet wide = ParseText(WideSet());
+  const FeatureSet small = ParseText("input x; input y; f = x * 2 + y; g = abs(x - y);");
+  for (const FeatureSet* set : {&wide, &small}) {
+    const Result<Engine> engine = Engine::Compile(*set, EngineOptions{Backend::kVm});
+    ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+    const program::Region& piece = OnlyLargeRegion(*engine);
+    SCOPED_TRACE(piece.name + (MakeStagePlan(piece).staged() ? " (staged)" : " (one loop)"));
+    const Result<CompiledPiece> compiled = CompilePiece(piece, BestIsa(), false);
+    ASSERT_TRUE(compiled.ok()) << compiled.status().ToString();
+    const std::size_t block = static_cast<std::size_t>(kStageBlock);
+    for (std::size_t n : {std::size_t{16}, std::size_t{17}, std::size_t{100}, block - 1, block + 1,
+                          block + 100, 2 * block + 15}) {
+      SCOPED_TRACE("n = " + std::to_string(n));
+      const OneCall whole = CallOnce(piece, compiled->function, n, 3);
+      EXPECT_FALSE(whole.wrote_past_n);
+      // Chunk by chunk: each 16 items alone, the last 16 ending at n.
+      std::vector<std::vector<std::uint32_t>> chunks;
+      for (std::size_t start = 0; start < n; start += 16) {
+        const std::size_t from = std::min(start, n - 16);
+        chunks.push_back(CallOnce(piece, compiled->function, 16, 3 + from).bits);
+        EXPECT_EQ(chunks.back().size(), 16 * piece.writes.size());
+      }
+      // Item i of write w, from the chunk that ends at n when i is in the tail.
+      for (std::size_t w = 0; w < piece.writes.size(); ++w) {
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::size_t c = std::min(i / 16, chunks.size() - 1);
+          const std::size_t from = std::min(c * 16, n - 16);
+          ASSERT_EQ(whole.bits[w * n + i], chunks[c][w * 16 + (i - from)])
+              << "write " << w << ", item " << i;
+        }
+      }
+    }
   }
 }
 

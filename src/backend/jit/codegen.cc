@@ -75,54 +75,23 @@ class PieceGenerator {
       write_bases_.push_back(
           LoadArray(ptr_, function_->getArg(2), w, "out." + piece_.nodes[write.node].name));
     }
-    // The loop covers n rounded down to a multiple of 16 items; the engine
-    // runs a batch's last n % 16 items through the same function padded to
-    // 16 (kChunk). Knowing that, the vectorizer emits no scalar
-    // or vector epilogue: half the code to compile, and one loop to read.
-    llvm::Value* n =
-        builder_.CreateAnd(function_->getArg(3), llvm::ConstantInt::get(i64_, -kChunk), "count");
-    builder_.CreateCondBr(builder_.CreateICmpEQ(n, llvm::ConstantInt::get(i64_, 0), "empty"), exit,
-                          loop);
+    // Every piece runs blocks of whole chunks (GenerateBlocks); an n below one
+    // chunk comes padded to one by the engine (jit.cc).
+    llvm::Value* n = function_->getArg(3);
+    builder_.CreateCondBr(builder_.CreateICmpULT(n, llvm::ConstantInt::get(i64_, kChunk), "short"),
+                          exit, loop);
     access_group_ = llvm::MDNode::getDistinct(context_, {});
-    if (plan_.staged()) {
-      GenerateStaged(loop, exit, n);
-      builder_.SetInsertPoint(exit);
-      builder_.CreateRetVoid();
-      KeepVariants();
-      return;
-    }
-
-    // One iteration per item. The iterations are independent (every write
-    // goes to the item's own slot of its column, and the engine's contract
-    // keeps outputs apart from inputs), which the loop's parallel_accesses
-    // metadata tells the vectorizer: no run-time alias checks.
-    builder_.SetInsertPoint(loop);
-    llvm::PHINode* item = builder_.CreatePHI(i64_, 2, "i");
-    item->addIncoming(llvm::ConstantInt::get(i64_, 0), entry);
-    item_ = item;
-    read_values_.assign(piece_.reads.size(), nullptr);
-    values_.assign(piece_.nodes.size(), nullptr);
-    // Each write is computed and stored in turn, every node emitted just
-    // before its first use: the fewer values live across the kernels' calls
-    // (which clobber every vector register), the fewer spills.
-    for (std::size_t w = 0; w < piece_.writes.size(); ++w) {
-      StoreWrite(w, Demand(piece_.writes[w].node));
-    }
-    llvm::Value* next = builder_.CreateAdd(item_, llvm::ConstantInt::get(i64_, 1), "next",
-                                           /*HasNUW=*/true, /*HasNSW=*/true);
-    item->addIncoming(next, loop);
-    llvm::BranchInst* back =
-        builder_.CreateCondBr(builder_.CreateICmpEQ(next, n, "last"), exit, loop);
-    MarkParallel(back);
-
+    GenerateBlocks(loop, exit, n);
     builder_.SetInsertPoint(exit);
     builder_.CreateRetVoid();
     KeepVariants();
   }
 
-  // The loop's metadata: its iterations are independent (parallel_accesses)
-  // and not interleaved (the bodies are long enough to keep the CPU busy, and
-  // interleaved copies would multiply the code to compile).
+  // The loop's metadata: its iterations are independent (parallel_accesses:
+  // every write goes to the item's own slot of its column, and the engine's
+  // contract keeps outputs apart from inputs, so the vectorizer adds no
+  // run-time alias checks) and not interleaved (the bodies are long enough to keep the CPU busy,
+  // and interleaved copies would multiply the code to compile).
   void MarkParallel(llvm::BranchInst* back) {
     llvm::MDNode* parallel = llvm::MDNode::get(
         context_, {llvm::MDString::get(context_, "llvm.loop.parallel_accesses"), access_group_});
@@ -135,22 +104,49 @@ class PieceGenerator {
     back->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
   }
 
-  // A staged piece (stages.h): blocks of kStageBlock items, and per block one
-  // loop per stage. `head` is the first block's head; the last block branches
-  // to `exit`.
-  void GenerateStaged(llvm::BasicBlock* head, llvm::BasicBlock* exit, llvm::Value* count) {
+  // The piece's blocks: at most kStageBlock items each and a whole number of
+  // chunks, so that the vectorizer needs no epilogue. Per block one loop per
+  // stage (stages.h; a piece of one stage is one loop). A batch whose n
+  // (at least one chunk) is not a multiple of 16 ends on a block that
+  // overlaps the one before it: its last items are computed a second time,
+  // to the same bits, since every item is computed from its own slots alone
+  // and a region's writes never share a buffer with its reads
+  // (program/program.h). n = 1,000: [0, 512), [504, 1,000); n = 100: [0, 96),
+  // [84, 100). That costs one call of the function per evaluation, where a
+  // padded copy of the tail cost a second call and a copy of every column in
+  // and out (docs/PERFORMANCE.md, run U9). `head` is the first block's head;
+  // the last block branches to `exit`.
+  void GenerateBlocks(llvm::BasicBlock* head, llvm::BasicBlock* exit, llvm::Value* n) {
     llvm::BasicBlock* entry = builder_.GetInsertBlock();
     builder_.SetInsertPoint(head);
-    llvm::PHINode* start = builder_.CreatePHI(i64_, 2, "block");
-    start->addIncoming(llvm::ConstantInt::get(i64_, 0), entry);
-    llvm::Value* rest = builder_.CreateSub(count, start, "rest", true, true);
+    llvm::PHINode* next_start = builder_.CreatePHI(i64_, 2, "from");
+    next_start->addIncoming(llvm::ConstantInt::get(i64_, 0), entry);
+    llvm::Value* const chunk_mask = llvm::ConstantInt::get(i64_, -kChunk);
+    llvm::Value* rest = builder_.CreateSub(n, next_start, "rest", true, true);
+    // The rest rounded up to whole chunks, at most one block; it fits before
+    // n unless this is the first block and n is no multiple of 16.
+    llvm::Value* up = builder_.CreateAnd(
+        builder_.CreateAdd(rest, llvm::ConstantInt::get(i64_, kChunk - 1), "", true, true),
+        chunk_mask);
     llvm::Value* block = llvm::ConstantInt::get(i64_, kStageBlock);
-    llvm::Value* length = builder_.CreateSelect(builder_.CreateICmpULT(rest, block), rest, block);
-    // A multiple of 16, said so for the vectorizer (no epilogue).
-    length = builder_.CreateAnd(length, llvm::ConstantInt::get(i64_, -kChunk), "length");
+    up = builder_.CreateSelect(builder_.CreateICmpULT(up, block), up, block, "up");
+    llvm::Value* fits = builder_.CreateICmpULE(up, n, "fits");
+    llvm::Value* back = builder_.CreateSub(n, up, "back", true, true);
+    llvm::Value* start = builder_.CreateSelect(
+        fits, builder_.CreateSelect(builder_.CreateICmpULT(back, next_start), back, next_start),
+        next_start, "block");
+    // A multiple of 16 either way, said so for the vectorizer.
+    llvm::Value* length =
+        builder_.CreateAnd(builder_.CreateSelect(fits, up, rest), chunk_mask, "length");
+    // Never taken (n is at least one chunk), but it tells the vectorizer that
+    // the stages' loops run at least once: no scalar copy of each loop.
+    auto* body = llvm::BasicBlock::Create(context_, "block.body", function_);
+    builder_.CreateCondBr(
+        builder_.CreateICmpEQ(length, llvm::ConstantInt::get(i64_, 0), "no.items"), exit, body);
+    builder_.SetInsertPoint(body);
     values_.assign(piece_.nodes.size(), nullptr);
     for (std::uint32_t s = 0; s < plan_.stage_count; ++s) {
-      const bool columns = ColumnCallStage(s);
+      const bool columns = plan_.staged() && ColumnCallStage(s);
       if (columns) {
         EmitColumnCalls(s, start, length);
         if (!HasWrites(s)) continue;
@@ -180,9 +176,9 @@ class PieceGenerator {
       MarkParallel(builder_.CreateCondBr(builder_.CreateICmpEQ(next, length), after, loop));
       builder_.SetInsertPoint(after);
     }
-    llvm::Value* following = builder_.CreateAdd(start, block, "next.block", true, true);
-    start->addIncoming(following, builder_.GetInsertBlock());
-    builder_.CreateCondBr(builder_.CreateICmpUGE(following, count), exit, head);
+    llvm::Value* end = builder_.CreateAdd(start, length, "end", true, true);
+    next_start->addIncoming(end, builder_.GetInsertBlock());
+    builder_.CreateCondBr(builder_.CreateICmpUGE(end, n), exit, head);
     stage_ = kNoStage;
   }
 
@@ -265,7 +261,10 @@ class PieceGenerator {
   // The nodes of stage `s` that a later stage reads (stored to their buffers)
   // and the writes of the stage's nodes, in node order. Every buffer the stage
   // reads is loaded first: a value stored here may take the buffer of one
-  // read here for the last time (stages.cc).
+  // read here for the last time (stages.cc). Each write is computed and
+  // stored in turn, every node emitted just before its first use: the fewer
+  // values live across a vector kernel's call (which clobbers every vector
+  // register), the fewer spills.
   void EmitStage(std::uint32_t s) {
     for (std::uint32_t v = 0; v < piece_.nodes.size(); ++v) {
       if (plan_.stage[v] != s) continue;

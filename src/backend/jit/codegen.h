@@ -25,9 +25,11 @@ namespace calcjit::jit {
 using PieceFunction = void (*)(const float* const* reads, const float* scalars,
                                float* const* writes, std::uint64_t n, float* stage);
 
-// The function processes n rounded down to a multiple of this; the last
-// n % kChunk items run through it padded to a whole chunk (jit.cc), so the
-// vectorizer needs no epilogue.
+// The function runs whole chunks of this many items, so that the vectorizer
+// needs no epilogue: for any n of at least one chunk it computes items
+// [0, n), its last chunk overlapping the one before when n is no multiple of
+// 16 (codegen.cc); it does nothing for a smaller n, which the engine runs
+// padded to one chunk (jit.cc).
 inline constexpr std::int64_t kChunk = 16;
 
 // The piece as `void @<function>(ptr reads, ptr scalars, ptr writes, i64 n, ptr stage)`

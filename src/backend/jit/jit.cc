@@ -13,10 +13,10 @@ namespace calcjit::jit {
 
 namespace {
 
-// A compiled region: its function covers whole chunks of kChunk items; the
-// last n % kChunk go through it once more, copied into padded chunk buffers
-// (the scratch), their results copied back. A staged piece's buffers
-// (stages.h) come first in the scratch.
+// A compiled region: its function computes any n of at least kChunk items
+// (codegen.h); a batch of fewer goes through it as one chunk, copied into a
+// padded chunk buffer per column (the scratch), its results copied back. A
+// staged piece's buffers (stages.h) come first in the scratch.
 class JitCode final : public program::RegionCode {
  public:
   JitCode(const program::Region& region, CompiledPiece piece, Isa isa, bool staged)
@@ -32,13 +32,11 @@ class JitCode final : public program::RegionCode {
 
   void Run(const program::RegionArgs& args, float* scratch) const override {
     const std::size_t n = args.item_count;
-    const std::size_t whole = n - n % kChunk;
+    if (n == 0) return;
     TouchPages(piece_.data_pages);
     float* stage = scratch;
+    if (n >= kChunk) return piece_.function(args.reads, args.scalars, args.writes, n, stage);
     scratch += stage_floats_;  // a multiple of 16 floats: 64-byte alignment kept
-    if (whole > 0) piece_.function(args.reads, args.scalars, args.writes, whole, stage);
-    const std::size_t tail = n - whole;
-    if (tail == 0) return;
     // Scratch layout: the padded reads, the padded writes, then the pointer
     // arrays to them (as floats' room: a pointer fits in two floats).
     float* padded_reads = scratch;
@@ -48,13 +46,13 @@ class JitCode final : public program::RegionCode {
         reinterpret_cast<float**>(padded_writes + writes_ * kChunk + 2 * reads_);
     for (std::size_t r = 0; r < reads_; ++r) {
       float* padded = padded_reads + r * kChunk;
-      tail_.load(args.reads[r] + whole, tail, padded);
+      tail_.load(args.reads[r], n, padded);
       read_pointers[r] = padded;
     }
     for (std::size_t w = 0; w < writes_; ++w) write_pointers[w] = padded_writes + w * kChunk;
     piece_.function(read_pointers, args.scalars, write_pointers, kChunk, stage);
     for (std::size_t w = 0; w < writes_; ++w) {
-      tail_.store(write_pointers[w], tail, args.writes[w] + whole);
+      tail_.store(write_pointers[w], n, args.writes[w]);
     }
   }
 

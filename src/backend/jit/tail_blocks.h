@@ -1,10 +1,11 @@
-// The last n % kChunk items of a batch in and out of a padded block of kChunk
-// floats (JitCode runs them through the compiled function as one whole
-// chunk). Per tier, because this is a fixed cost of every evaluation whose
-// item count is not a multiple of 16: with AVX-512 or AVX2 one masked load or
-// store per column (masked lanes are not read, so nothing past the caller's
-// buffer is touched), instead of a fill and a memcpy call. Masked only when
-// the masked-off lanes stay on the pages of the active ones
+// The items of a batch of fewer than kChunk in and out of a padded block of
+// kChunk floats (JitCode runs such a batch through the compiled function as
+// one whole chunk; a larger batch's last n % kChunk items need no copy:
+// codegen.h). Per tier, because this is a fixed cost of every evaluation of
+// fewer than 16 items: with AVX-512 or AVX2 one masked load or store per
+// column (masked lanes are not read, so nothing past the caller's buffer is
+// touched), instead of a fill and a memcpy call. Masked only when the
+// masked-off lanes stay on the pages of the active ones
 // (math/masked_lanes.h: a masked-off lane on a page not in the page table
 // costs a microcode assist on every call).
 #ifndef CALCJIT_BACKEND_JIT_TAIL_BLOCKS_H_

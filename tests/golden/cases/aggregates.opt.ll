@@ -40,98 +40,65 @@ entry:
   %out.relevance = load ptr, ptr %writes, align 8
   %1 = getelementptr inbounds ptr, ptr %writes, i64 1
   %out.relevance1 = load ptr, ptr %1, align 8
-  %count = and i64 %n, -16
-  %empty = icmp eq i64 %count, 0
-  br i1 %empty, label %done, label %items
+  %short = icmp ult i64 %n, 16
+  br i1 %short, label %done, label %items
 
 items:                                            ; preds = %entry, %stage1.done
-  %indvar = phi i64 [ %indvar.next, %stage1.done ], [ 0, %entry ]
-  %block = phi i64 [ %next.block, %stage1.done ], [ 0, %entry ]
-  %2 = shl i64 %indvar, 9
-  %3 = sub i64 %count, %2
-  %umin11 = tail call i64 @llvm.umin.i64(i64 %3, i64 512)
-  %4 = shl i64 %indvar, 9
-  %5 = sub i64 %count, %4
-  %umin = tail call i64 @llvm.umin.i64(i64 %5, i64 512)
-  %rest = sub nuw nsw i64 %count, %block
-  %6 = tail call i64 @llvm.umin.i64(i64 %rest, i64 512)
-  %min.iters.check14 = icmp eq i64 %umin11, 0
-  br i1 %min.iters.check14, label %stage0, label %vector.body20
+  %from = phi i64 [ %end, %stage1.done ], [ 0, %entry ]
+  %rest = sub nuw nsw i64 %n, %from
+  %2 = add nuw nsw i64 %rest, 15
+  %3 = and i64 %2, -16
+  %up = tail call i64 @llvm.umin.i64(i64 %3, i64 512)
+  %fits.not = icmp ugt i64 %up, %n
+  %back = sub nuw nsw i64 %n, %up
+  %4 = tail call i64 @llvm.umin.i64(i64 %back, i64 %from)
+  %block = select i1 %fits.not, i64 %from, i64 %4
+  %5 = select i1 %fits.not, i64 %rest, i64 %up
+  %length = and i64 %5, -16
+  %no.items = icmp eq i64 %length, 0
+  br i1 %no.items, label %done, label %vector.body19
 
-vector.body20:                                    ; preds = %items, %vector.body20
-  %index21 = phi i64 [ %index.next24, %vector.body20 ], [ 0, %items ]
-  %7 = add nuw nsw i64 %index21, %block
-  %8 = getelementptr inbounds float, ptr %bm25, i64 %7
-  %wide.load22 = load <8 x float>, ptr %8, align 4, !llvm.access.group !5
-  %9 = fmul <8 x float> %wide.load22, <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>
-  %10 = getelementptr inbounds float, ptr %title_match, i64 %7
-  %wide.load23 = load <8 x float>, ptr %10, align 4, !llvm.access.group !5
-  %11 = fadd <8 x float> %9, %wide.load23
-  %12 = getelementptr inbounds float, ptr %stage, i64 %index21
-  store <8 x float> %11, ptr %12, align 4, !llvm.access.group !5
-  %index.next24 = add nuw i64 %index21, 8
-  %13 = icmp eq i64 %index.next24, %umin11
-  br i1 %13, label %stage0.done, label %vector.body20, !llvm.loop !6
+vector.body19:                                    ; preds = %items, %vector.body19
+  %index20 = phi i64 [ %index.next23, %vector.body19 ], [ 0, %items ]
+  %6 = add nuw nsw i64 %index20, %block
+  %7 = getelementptr inbounds float, ptr %bm25, i64 %6
+  %wide.load21 = load <8 x float>, ptr %7, align 4, !llvm.access.group !5
+  %8 = fmul <8 x float> %wide.load21, <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>
+  %9 = getelementptr inbounds float, ptr %title_match, i64 %6
+  %wide.load22 = load <8 x float>, ptr %9, align 4, !llvm.access.group !5
+  %10 = fadd <8 x float> %8, %wide.load22
+  %11 = getelementptr inbounds float, ptr %stage, i64 %index20
+  store <8 x float> %10, ptr %11, align 4, !llvm.access.group !5
+  %index.next23 = add nuw i64 %index20, 8
+  %12 = icmp eq i64 %index.next23, %length
+  br i1 %12, label %stage0.done, label %vector.body19, !llvm.loop !6
 
-done:                                             ; preds = %stage1.done, %entry
+done:                                             ; preds = %stage1.done, %items, %entry
   ret void
 
-stage0:                                           ; preds = %items, %stage0
-  %j = phi i64 [ %next, %stage0 ], [ 0, %items ]
-  %i = add nuw nsw i64 %j, %block
-  %14 = getelementptr inbounds float, ptr %bm25, i64 %i
-  %bm252 = load float, ptr %14, align 4, !llvm.access.group !5
-  %15 = fmul float %bm252, 0x3FB99999A0000000
-  %16 = getelementptr inbounds float, ptr %title_match, i64 %i
-  %title_match3 = load float, ptr %16, align 4, !llvm.access.group !5
-  %17 = fadd float %15, %title_match3
-  %18 = getelementptr inbounds float, ptr %stage, i64 %j
-  store float %17, ptr %18, align 4, !llvm.access.group !5
-  %next = add nuw nsw i64 %j, 1
-  %19 = icmp eq i64 %next, %6
-  br i1 %19, label %stage0.done, label %stage0, !llvm.loop !10
+stage0.done:                                      ; preds = %vector.body19
+  tail call void @calcjit_col_Sigmoid_avx2(ptr nonnull %stage, ptr nonnull %stage, i64 %length) #3
+  br label %vector.body
 
-stage0.done:                                      ; preds = %vector.body20, %stage0
-  tail call void @calcjit_col_Sigmoid_avx2(ptr nonnull %stage, ptr nonnull %stage, i64 %6) #3
-  %min.iters.check = icmp eq i64 %umin, 0
-  br i1 %min.iters.check, label %stage1, label %vector.body
-
-vector.body:                                      ; preds = %stage0.done, %vector.body
-  %index = phi i64 [ %index.next, %vector.body ], [ 0, %stage0.done ]
-  %20 = add nuw nsw i64 %index, %block
-  %21 = getelementptr inbounds float, ptr %stage, i64 %index
-  %wide.load = load <8 x float>, ptr %21, align 4, !llvm.access.group !5
-  %22 = fcmp uno <8 x float> %wide.load, zeroinitializer
-  %23 = select <8 x i1> %22, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %wide.load
-  %24 = getelementptr inbounds float, ptr %out.relevance, i64 %20
-  store <8 x float> %23, ptr %24, align 4, !llvm.access.group !5
-  %wide.load10 = load <8 x float>, ptr %21, align 4, !llvm.access.group !5
-  %25 = getelementptr inbounds float, ptr %out.relevance1, i64 %20
-  store <8 x float> %wide.load10, ptr %25, align 4, !llvm.access.group !5
+vector.body:                                      ; preds = %vector.body, %stage0.done
+  %index = phi i64 [ 0, %stage0.done ], [ %index.next, %vector.body ]
+  %13 = add nuw nsw i64 %index, %block
+  %14 = getelementptr inbounds float, ptr %stage, i64 %index
+  %wide.load = load <8 x float>, ptr %14, align 4, !llvm.access.group !5
+  %15 = fcmp uno <8 x float> %wide.load, zeroinitializer
+  %16 = select <8 x i1> %15, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %wide.load
+  %17 = getelementptr inbounds float, ptr %out.relevance, i64 %13
+  store <8 x float> %16, ptr %17, align 4, !llvm.access.group !5
+  %wide.load10 = load <8 x float>, ptr %14, align 4, !llvm.access.group !5
+  %18 = getelementptr inbounds float, ptr %out.relevance1, i64 %13
+  store <8 x float> %wide.load10, ptr %18, align 4, !llvm.access.group !5
   %index.next = add nuw i64 %index, 8
-  %26 = icmp eq i64 %index.next, %umin
-  br i1 %26, label %stage1.done, label %vector.body, !llvm.loop !11
+  %19 = icmp eq i64 %index.next, %length
+  br i1 %19, label %stage1.done, label %vector.body, !llvm.loop !10
 
-stage1:                                           ; preds = %stage0.done, %stage1
-  %j5 = phi i64 [ %next9, %stage1 ], [ 0, %stage0.done ]
-  %i6 = add nuw nsw i64 %j5, %block
-  %27 = getelementptr inbounds float, ptr %stage, i64 %j5
-  %relevance7 = load float, ptr %27, align 4, !llvm.access.group !5
-  %28 = fcmp uno float %relevance7, 0.000000e+00
-  %29 = select i1 %28, float 0x7FF8000000000000, float %relevance7
-  %30 = getelementptr inbounds float, ptr %out.relevance, i64 %i6
-  store float %29, ptr %30, align 4, !llvm.access.group !5
-  %relevance8 = load float, ptr %27, align 4, !llvm.access.group !5
-  %31 = getelementptr inbounds float, ptr %out.relevance1, i64 %i6
-  store float %relevance8, ptr %31, align 4, !llvm.access.group !5
-  %next9 = add nuw nsw i64 %j5, 1
-  %32 = icmp eq i64 %next9, %6
-  br i1 %32, label %stage1.done, label %stage1, !llvm.loop !12
-
-stage1.done:                                      ; preds = %vector.body, %stage1
-  %next.block = add nuw nsw i64 %block, 512
-  %.not = icmp ult i64 %next.block, %count
-  %indvar.next = add i64 %indvar, 1
+stage1.done:                                      ; preds = %vector.body
+  %end = add nuw nsw i64 %block, %length
+  %.not = icmp ult i64 %end, %n
   br i1 %.not, label %items, label %done
 }
 
@@ -159,9 +126,7 @@ attributes #3 = { nounwind }
 !7 = !{!"llvm.loop.parallel_accesses", !5}
 !8 = !{!"llvm.loop.isvectorized", i32 1}
 !9 = !{!"llvm.loop.unroll.runtime.disable"}
-!10 = distinct !{!10, !7, !9, !8}
-!11 = distinct !{!11, !7, !8, !9}
-!12 = distinct !{!12, !7, !9, !8}
+!10 = distinct !{!10, !7, !8, !9}
 
 ; ---- region 'share..score' ----
 ; ModuleID = 'calcjit.share..score'
@@ -169,7 +134,7 @@ source_filename = "calcjit.share..score"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; Function Attrs: nofree norecurse nosync nounwind memory(readwrite, inaccessiblemem: none)
+; Function Attrs: nofree nosync nounwind memory(readwrite, inaccessiblemem: none)
 define void @calcjit.share..score(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture readnone %stage) local_unnamed_addr #0 {
 entry:
   %relevance = load ptr, ptr %reads, align 8
@@ -177,55 +142,79 @@ entry:
   %top = load ptr, ptr %0, align 8
   %1 = getelementptr inbounds ptr, ptr %reads, i64 2
   %z = load ptr, ptr %1, align 8
-  %out.share = load ptr, ptr %writes, align 8
-  %2 = getelementptr inbounds ptr, ptr %writes, i64 1
-  %out.score = load ptr, ptr %2, align 8
-  %count = and i64 %n, -16
-  %empty = icmp eq i64 %count, 0
-  br i1 %empty, label %done, label %vector.ph
-
-vector.ph:                                        ; preds = %entry
-  %3 = getelementptr inbounds float, ptr %scalars, i64 1
-  %boost = load float, ptr %3, align 4
   %share = load float, ptr %scalars, align 4
+  %2 = getelementptr inbounds float, ptr %scalars, i64 1
+  %boost = load float, ptr %2, align 4
+  %out.share = load ptr, ptr %writes, align 8
+  %3 = getelementptr inbounds ptr, ptr %writes, i64 1
+  %out.score = load ptr, ptr %3, align 8
+  %short = icmp ult i64 %n, 16
+  br i1 %short, label %done, label %items.preheader
+
+items.preheader:                                  ; preds = %entry
   %broadcast.splatinsert = insertelement <8 x float> poison, float %share, i64 0
   %broadcast.splat = shufflevector <8 x float> %broadcast.splatinsert, <8 x float> poison, <8 x i32> zeroinitializer
   %broadcast.splatinsert10 = insertelement <8 x float> poison, float %boost, i64 0
   %broadcast.splat11 = shufflevector <8 x float> %broadcast.splatinsert10, <8 x float> poison, <8 x i32> zeroinitializer
-  br label %vector.body
+  br label %items
 
-vector.body:                                      ; preds = %vector.body, %vector.ph
-  %index = phi i64 [ 0, %vector.ph ], [ %index.next, %vector.body ]
-  %4 = getelementptr inbounds float, ptr %relevance, i64 %index
-  %wide.load = load <8 x float>, ptr %4, align 4, !llvm.access.group !5
-  %5 = fdiv <8 x float> %wide.load, %broadcast.splat
-  %6 = fcmp uno <8 x float> %5, zeroinitializer
-  %7 = select <8 x i1> %6, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %5
-  %8 = getelementptr inbounds float, ptr %out.share, i64 %index
-  store <8 x float> %7, ptr %8, align 4, !llvm.access.group !5
-  %9 = fmul <8 x float> %broadcast.splat11, %5
-  %10 = getelementptr inbounds float, ptr %top, i64 %index
-  %wide.load12 = load <8 x float>, ptr %10, align 4, !llvm.access.group !5
-  %11 = fcmp one <8 x float> %wide.load12, zeroinitializer
-  %12 = select <8 x i1> %11, <8 x float> <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>, <8 x float> zeroinitializer
-  %13 = fadd <8 x float> %9, %12
-  %14 = getelementptr inbounds float, ptr %z, i64 %index
-  %wide.load13 = load <8 x float>, ptr %14, align 4, !llvm.access.group !5
-  %15 = fmul <8 x float> %wide.load13, <float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000>
-  %16 = fsub <8 x float> %13, %15
-  %17 = fcmp uno <8 x float> %16, zeroinitializer
-  %18 = select <8 x i1> %17, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %16
-  %19 = getelementptr inbounds float, ptr %out.score, i64 %index
-  store <8 x float> %18, ptr %19, align 4, !llvm.access.group !5
+items:                                            ; preds = %items.preheader, %stage0.done
+  %from = phi i64 [ %end, %stage0.done ], [ 0, %items.preheader ]
+  %rest = sub nuw nsw i64 %n, %from
+  %4 = add nuw nsw i64 %rest, 15
+  %5 = and i64 %4, -16
+  %up = tail call i64 @llvm.umin.i64(i64 %5, i64 512)
+  %fits.not = icmp ugt i64 %up, %n
+  %back = sub nuw nsw i64 %n, %up
+  %6 = tail call i64 @llvm.umin.i64(i64 %back, i64 %from)
+  %block = select i1 %fits.not, i64 %from, i64 %6
+  %7 = select i1 %fits.not, i64 %rest, i64 %up
+  %length = and i64 %7, -16
+  %no.items = icmp eq i64 %length, 0
+  br i1 %no.items, label %done, label %vector.body
+
+vector.body:                                      ; preds = %items, %vector.body
+  %index = phi i64 [ %index.next, %vector.body ], [ 0, %items ]
+  %8 = add nuw nsw i64 %index, %block
+  %9 = getelementptr inbounds float, ptr %relevance, i64 %8
+  %wide.load = load <8 x float>, ptr %9, align 4, !llvm.access.group !5
+  %10 = fdiv <8 x float> %wide.load, %broadcast.splat
+  %11 = fcmp uno <8 x float> %10, zeroinitializer
+  %12 = select <8 x i1> %11, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %10
+  %13 = getelementptr inbounds float, ptr %out.share, i64 %8
+  store <8 x float> %12, ptr %13, align 4, !llvm.access.group !5
+  %14 = fmul <8 x float> %broadcast.splat11, %10
+  %15 = getelementptr inbounds float, ptr %top, i64 %8
+  %wide.load12 = load <8 x float>, ptr %15, align 4, !llvm.access.group !5
+  %16 = fcmp one <8 x float> %wide.load12, zeroinitializer
+  %17 = select <8 x i1> %16, <8 x float> <float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000, float 0x3FB99999A0000000>, <8 x float> zeroinitializer
+  %18 = fadd <8 x float> %14, %17
+  %19 = getelementptr inbounds float, ptr %z, i64 %8
+  %wide.load13 = load <8 x float>, ptr %19, align 4, !llvm.access.group !5
+  %20 = fmul <8 x float> %wide.load13, <float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000, float 0x3F847AE140000000>
+  %21 = fsub <8 x float> %18, %20
+  %22 = fcmp uno <8 x float> %21, zeroinitializer
+  %23 = select <8 x i1> %22, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %21
+  %24 = getelementptr inbounds float, ptr %out.score, i64 %8
+  store <8 x float> %23, ptr %24, align 4, !llvm.access.group !5
   %index.next = add nuw i64 %index, 8
-  %20 = icmp eq i64 %index.next, %count
-  br i1 %20, label %done, label %vector.body, !llvm.loop !6
+  %25 = icmp eq i64 %index.next, %length
+  br i1 %25, label %stage0.done, label %vector.body, !llvm.loop !6
 
-done:                                             ; preds = %vector.body, %entry
+done:                                             ; preds = %stage0.done, %items, %entry
   ret void
+
+stage0.done:                                      ; preds = %vector.body
+  %end = add nuw nsw i64 %block, %length
+  %.not = icmp ult i64 %end, %n
+  br i1 %.not, label %items, label %done
 }
 
-attributes #0 = { nofree norecurse nosync nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+; Function Attrs: nocallback nofree nosync nounwind speculatable willreturn memory(none)
+declare i64 @llvm.umin.i64(i64, i64) #1
+
+attributes #0 = { nofree nosync nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+attributes #1 = { nocallback nofree nosync nounwind speculatable willreturn memory(none) }
 
 !llvm.linker.options = !{}
 !llvm.ident = !{!0}

@@ -20,29 +20,54 @@ entry:
   %f_foo = load ptr, ptr %2, align 8
   %3 = getelementptr inbounds ptr, ptr %writes, i64 0
   %out.f_qux = load ptr, ptr %3, align 8
-  %count = and i64 %n, -16
-  %empty = icmp eq i64 %count, 0
-  br i1 %empty, label %done, label %items
+  %short = icmp ult i64 %n, 16
+  br i1 %short, label %done, label %items
 
-items:                                            ; preds = %items, %entry
-  %i = phi i64 [ 0, %entry ], [ %next, %items ]
-  %4 = getelementptr inbounds float, ptr %f_bar, i64 %i
-  %f_bar1 = load float, ptr %4, align 4, !llvm.access.group !0
-  %5 = getelementptr inbounds float, ptr %f_baz, i64 %i
-  %f_baz2 = load float, ptr %5, align 4, !llvm.access.group !0
+items:                                            ; preds = %stage0.done, %entry
+  %from = phi i64 [ 0, %entry ], [ %end, %stage0.done ]
+  %rest = sub nuw nsw i64 %n, %from
+  %4 = add nuw nsw i64 %rest, 15
+  %5 = and i64 %4, -16
+  %6 = icmp ult i64 %5, 512
+  %up = select i1 %6, i64 %5, i64 512
+  %fits = icmp ule i64 %up, %n
+  %back = sub nuw nsw i64 %n, %up
+  %7 = icmp ult i64 %back, %from
+  %8 = select i1 %7, i64 %back, i64 %from
+  %block = select i1 %fits, i64 %8, i64 %from
+  %9 = select i1 %fits, i64 %up, i64 %rest
+  %length = and i64 %9, -16
+  %no.items = icmp eq i64 %length, 0
+  br i1 %no.items, label %done, label %block.body
+
+done:                                             ; preds = %stage0.done, %items, %entry
+  ret void
+
+block.body:                                       ; preds = %items
+  br label %stage0
+
+stage0:                                           ; preds = %stage0, %block.body
+  %j = phi i64 [ 0, %block.body ], [ %next, %stage0 ]
+  %i = add nuw nsw i64 %block, %j
+  %10 = getelementptr inbounds float, ptr %f_bar, i64 %i
+  %f_bar1 = load float, ptr %10, align 4, !llvm.access.group !0
+  %11 = getelementptr inbounds float, ptr %f_baz, i64 %i
+  %f_baz2 = load float, ptr %11, align 4, !llvm.access.group !0
   %f_qux = call float @calcjit_op_Add(float %f_bar1, float %f_baz2)
-  %6 = getelementptr inbounds float, ptr %f_foo, i64 %i
-  %f_foo3 = load float, ptr %6, align 4, !llvm.access.group !0
+  %12 = getelementptr inbounds float, ptr %f_foo, i64 %i
+  %f_foo3 = load float, ptr %12, align 4, !llvm.access.group !0
   %f_qux4 = call float @calcjit_op_Div(float %f_foo3, float %f_qux)
   %canonical = call float @calcjit_canonicalize(float %f_qux4)
-  %7 = getelementptr inbounds float, ptr %out.f_qux, i64 %i
-  store float %canonical, ptr %7, align 4, !llvm.access.group !0
-  %next = add nuw nsw i64 %i, 1
-  %last = icmp eq i64 %next, %count
-  br i1 %last, label %done, label %items, !llvm.loop !1
+  %13 = getelementptr inbounds float, ptr %out.f_qux, i64 %i
+  store float %canonical, ptr %13, align 4, !llvm.access.group !0
+  %next = add nuw nsw i64 %j, 1
+  %14 = icmp eq i64 %next, %length
+  br i1 %14, label %stage0.done, label %stage0, !llvm.loop !1
 
-done:                                             ; preds = %items, %entry
-  ret void
+stage0.done:                                      ; preds = %stage0
+  %end = add nuw nsw i64 %block, %length
+  %15 = icmp uge i64 %end, %n
+  br i1 %15, label %done, label %items
 }
 
 declare float @calcjit_op_Add(float, float)

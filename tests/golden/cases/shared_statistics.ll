@@ -59,65 +59,76 @@ entry:
   %out.relevance = load ptr, ptr %2, align 8
   %3 = getelementptr inbounds ptr, ptr %writes, i64 1
   %out.relevance1 = load ptr, ptr %3, align 8
-  %count = and i64 %n, -16
-  %empty = icmp eq i64 %count, 0
-  br i1 %empty, label %done, label %items
+  %short = icmp ult i64 %n, 16
+  br i1 %short, label %done, label %items
 
 items:                                            ; preds = %stage1.done, %entry
-  %block = phi i64 [ 0, %entry ], [ %next.block, %stage1.done ]
-  %rest = sub nuw nsw i64 %count, %block
-  %4 = icmp ult i64 %rest, 512
-  %5 = select i1 %4, i64 %rest, i64 512
-  %length = and i64 %5, -16
-  br label %stage0
+  %from = phi i64 [ 0, %entry ], [ %end, %stage1.done ]
+  %rest = sub nuw nsw i64 %n, %from
+  %4 = add nuw nsw i64 %rest, 15
+  %5 = and i64 %4, -16
+  %6 = icmp ult i64 %5, 512
+  %up = select i1 %6, i64 %5, i64 512
+  %fits = icmp ule i64 %up, %n
+  %back = sub nuw nsw i64 %n, %up
+  %7 = icmp ult i64 %back, %from
+  %8 = select i1 %7, i64 %back, i64 %from
+  %block = select i1 %fits, i64 %8, i64 %from
+  %9 = select i1 %fits, i64 %up, i64 %rest
+  %length = and i64 %9, -16
+  %no.items = icmp eq i64 %length, 0
+  br i1 %no.items, label %done, label %block.body
 
-done:                                             ; preds = %stage1.done, %entry
+done:                                             ; preds = %stage1.done, %items, %entry
   ret void
 
-stage0:                                           ; preds = %stage0, %items
-  %j = phi i64 [ 0, %items ], [ %next, %stage0 ]
+block.body:                                       ; preds = %items
+  br label %stage0
+
+stage0:                                           ; preds = %stage0, %block.body
+  %j = phi i64 [ 0, %block.body ], [ %next, %stage0 ]
   %i = add nuw nsw i64 %block, %j
-  %6 = getelementptr inbounds float, ptr %bm25, i64 %i
-  %bm252 = load float, ptr %6, align 4, !llvm.access.group !0
+  %10 = getelementptr inbounds float, ptr %bm25, i64 %i
+  %bm252 = load float, ptr %10, align 4, !llvm.access.group !0
   %relevance = call float @calcjit_op_Mul(float %bm252, float 0x3FB99999A0000000)
-  %7 = getelementptr inbounds float, ptr %title_match, i64 %i
-  %title_match3 = load float, ptr %7, align 4, !llvm.access.group !0
+  %11 = getelementptr inbounds float, ptr %title_match, i64 %i
+  %title_match3 = load float, ptr %11, align 4, !llvm.access.group !0
   %relevance4 = call float @calcjit_op_Add(float %relevance, float %title_match3)
-  %8 = add nuw nsw i64 0, %j
-  %9 = getelementptr inbounds float, ptr %stage, i64 %8
-  store float %relevance4, ptr %9, align 4, !llvm.access.group !0
+  %12 = add nuw nsw i64 0, %j
+  %13 = getelementptr inbounds float, ptr %stage, i64 %12
+  store float %relevance4, ptr %13, align 4, !llvm.access.group !0
   %next = add nuw nsw i64 %j, 1
-  %10 = icmp eq i64 %next, %length
-  br i1 %10, label %stage0.done, label %stage0, !llvm.loop !1
+  %14 = icmp eq i64 %next, %length
+  br i1 %14, label %stage0.done, label %stage0, !llvm.loop !1
 
 stage0.done:                                      ; preds = %stage0
-  %11 = getelementptr inbounds float, ptr %stage, i64 0
-  %12 = getelementptr inbounds float, ptr %stage, i64 0
-  call void @calcjit_col_Sigmoid_avx2(ptr %11, ptr %12, i64 %length) #0
+  %15 = getelementptr inbounds float, ptr %stage, i64 0
+  %16 = getelementptr inbounds float, ptr %stage, i64 0
+  call void @calcjit_col_Sigmoid_avx2(ptr %15, ptr %16, i64 %length) #0
   br label %stage1
 
 stage1:                                           ; preds = %stage1, %stage0.done
   %j5 = phi i64 [ 0, %stage0.done ], [ %next9, %stage1 ]
   %i6 = add nuw nsw i64 %block, %j5
-  %13 = add nuw nsw i64 0, %j5
-  %14 = getelementptr inbounds float, ptr %stage, i64 %13
-  %relevance7 = load float, ptr %14, align 4, !llvm.access.group !0
+  %17 = add nuw nsw i64 0, %j5
+  %18 = getelementptr inbounds float, ptr %stage, i64 %17
+  %relevance7 = load float, ptr %18, align 4, !llvm.access.group !0
   %canonical = call float @calcjit_canonicalize(float %relevance7)
-  %15 = getelementptr inbounds float, ptr %out.relevance, i64 %i6
-  store float %canonical, ptr %15, align 4, !llvm.access.group !0
-  %16 = add nuw nsw i64 0, %j5
-  %17 = getelementptr inbounds float, ptr %stage, i64 %16
-  %relevance8 = load float, ptr %17, align 4, !llvm.access.group !0
-  %18 = getelementptr inbounds float, ptr %out.relevance1, i64 %i6
-  store float %relevance8, ptr %18, align 4, !llvm.access.group !0
+  %19 = getelementptr inbounds float, ptr %out.relevance, i64 %i6
+  store float %canonical, ptr %19, align 4, !llvm.access.group !0
+  %20 = add nuw nsw i64 0, %j5
+  %21 = getelementptr inbounds float, ptr %stage, i64 %20
+  %relevance8 = load float, ptr %21, align 4, !llvm.access.group !0
+  %22 = getelementptr inbounds float, ptr %out.relevance1, i64 %i6
+  store float %relevance8, ptr %22, align 4, !llvm.access.group !0
   %next9 = add nuw nsw i64 %j5, 1
-  %19 = icmp eq i64 %next9, %length
-  br i1 %19, label %stage1.done, label %stage1, !llvm.loop !4
+  %23 = icmp eq i64 %next9, %length
+  br i1 %23, label %stage1.done, label %stage1, !llvm.loop !4
 
 stage1.done:                                      ; preds = %stage1
-  %next.block = add nuw nsw i64 %block, 512
-  %20 = icmp uge i64 %next.block, %count
-  br i1 %20, label %done, label %items
+  %end = add nuw nsw i64 %block, %length
+  %24 = icmp uge i64 %end, %n
+  br i1 %24, label %done, label %items
 }
 
 declare float @calcjit_op_Mul(float, float)
@@ -157,32 +168,57 @@ entry:
   %out.gap1 = load ptr, ptr %5, align 8
   %6 = getelementptr inbounds ptr, ptr %writes, i64 2
   %out.ctr = load ptr, ptr %6, align 8
-  %count = and i64 %n, -16
-  %empty = icmp eq i64 %count, 0
-  br i1 %empty, label %done, label %items
+  %short = icmp ult i64 %n, 16
+  br i1 %short, label %done, label %items
 
-items:                                            ; preds = %items, %entry
-  %i = phi i64 [ 0, %entry ], [ %next, %items ]
-  %7 = getelementptr inbounds float, ptr %relevance, i64 %i
-  %relevance2 = load float, ptr %7, align 4, !llvm.access.group !0
+items:                                            ; preds = %stage0.done, %entry
+  %from = phi i64 [ 0, %entry ], [ %end, %stage0.done ]
+  %rest = sub nuw nsw i64 %n, %from
+  %7 = add nuw nsw i64 %rest, 15
+  %8 = and i64 %7, -16
+  %9 = icmp ult i64 %8, 512
+  %up = select i1 %9, i64 %8, i64 512
+  %fits = icmp ule i64 %up, %n
+  %back = sub nuw nsw i64 %n, %up
+  %10 = icmp ult i64 %back, %from
+  %11 = select i1 %10, i64 %back, i64 %from
+  %block = select i1 %fits, i64 %11, i64 %from
+  %12 = select i1 %fits, i64 %up, i64 %rest
+  %length = and i64 %12, -16
+  %no.items = icmp eq i64 %length, 0
+  br i1 %no.items, label %done, label %block.body
+
+done:                                             ; preds = %stage0.done, %items, %entry
+  ret void
+
+block.body:                                       ; preds = %items
+  br label %stage0
+
+stage0:                                           ; preds = %stage0, %block.body
+  %j = phi i64 [ 0, %block.body ], [ %next, %stage0 ]
+  %i = add nuw nsw i64 %block, %j
+  %13 = getelementptr inbounds float, ptr %relevance, i64 %i
+  %relevance2 = load float, ptr %13, align 4, !llvm.access.group !0
   %gap3 = call float @calcjit_op_Sub(float %gap, float %relevance2)
   %canonical = call float @calcjit_canonicalize(float %gap3)
-  %8 = getelementptr inbounds float, ptr %out.gap, i64 %i
-  store float %canonical, ptr %8, align 4, !llvm.access.group !0
-  %9 = getelementptr inbounds float, ptr %out.gap1, i64 %i
-  store float %gap3, ptr %9, align 4, !llvm.access.group !0
-  %10 = getelementptr inbounds float, ptr %clicks, i64 %i
-  %clicks4 = load float, ptr %10, align 4, !llvm.access.group !0
+  %14 = getelementptr inbounds float, ptr %out.gap, i64 %i
+  store float %canonical, ptr %14, align 4, !llvm.access.group !0
+  %15 = getelementptr inbounds float, ptr %out.gap1, i64 %i
+  store float %gap3, ptr %15, align 4, !llvm.access.group !0
+  %16 = getelementptr inbounds float, ptr %clicks, i64 %i
+  %clicks4 = load float, ptr %16, align 4, !llvm.access.group !0
   %ctr5 = call float @calcjit_op_Div(float %clicks4, float %ctr)
   %canonical6 = call float @calcjit_canonicalize(float %ctr5)
-  %11 = getelementptr inbounds float, ptr %out.ctr, i64 %i
-  store float %canonical6, ptr %11, align 4, !llvm.access.group !0
-  %next = add nuw nsw i64 %i, 1
-  %last = icmp eq i64 %next, %count
-  br i1 %last, label %done, label %items, !llvm.loop !1
+  %17 = getelementptr inbounds float, ptr %out.ctr, i64 %i
+  store float %canonical6, ptr %17, align 4, !llvm.access.group !0
+  %next = add nuw nsw i64 %j, 1
+  %18 = icmp eq i64 %next, %length
+  br i1 %18, label %stage0.done, label %stage0, !llvm.loop !1
 
-done:                                             ; preds = %items, %entry
-  ret void
+stage0.done:                                      ; preds = %stage0
+  %end = add nuw nsw i64 %block, %length
+  %19 = icmp uge i64 %end, %n
+  br i1 %19, label %done, label %items
 }
 
 declare float @calcjit_op_Sub(float, float)

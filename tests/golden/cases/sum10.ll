@@ -41,50 +41,75 @@ entry:
   %x9 = load ptr, ptr %9, align 8
   %10 = getelementptr inbounds ptr, ptr %writes, i64 0
   %out.s = load ptr, ptr %10, align 8
-  %count = and i64 %n, -16
-  %empty = icmp eq i64 %count, 0
-  br i1 %empty, label %done, label %items
+  %short = icmp ult i64 %n, 16
+  br i1 %short, label %done, label %items
 
-items:                                            ; preds = %items, %entry
-  %i = phi i64 [ 0, %entry ], [ %next, %items ]
-  %11 = getelementptr inbounds float, ptr %x0, i64 %i
-  %x01 = load float, ptr %11, align 4, !llvm.access.group !0
-  %12 = getelementptr inbounds float, ptr %x1, i64 %i
-  %x12 = load float, ptr %12, align 4, !llvm.access.group !0
+items:                                            ; preds = %stage0.done, %entry
+  %from = phi i64 [ 0, %entry ], [ %end, %stage0.done ]
+  %rest = sub nuw nsw i64 %n, %from
+  %11 = add nuw nsw i64 %rest, 15
+  %12 = and i64 %11, -16
+  %13 = icmp ult i64 %12, 512
+  %up = select i1 %13, i64 %12, i64 512
+  %fits = icmp ule i64 %up, %n
+  %back = sub nuw nsw i64 %n, %up
+  %14 = icmp ult i64 %back, %from
+  %15 = select i1 %14, i64 %back, i64 %from
+  %block = select i1 %fits, i64 %15, i64 %from
+  %16 = select i1 %fits, i64 %up, i64 %rest
+  %length = and i64 %16, -16
+  %no.items = icmp eq i64 %length, 0
+  br i1 %no.items, label %done, label %block.body
+
+done:                                             ; preds = %stage0.done, %items, %entry
+  ret void
+
+block.body:                                       ; preds = %items
+  br label %stage0
+
+stage0:                                           ; preds = %stage0, %block.body
+  %j = phi i64 [ 0, %block.body ], [ %next, %stage0 ]
+  %i = add nuw nsw i64 %block, %j
+  %17 = getelementptr inbounds float, ptr %x0, i64 %i
+  %x01 = load float, ptr %17, align 4, !llvm.access.group !0
+  %18 = getelementptr inbounds float, ptr %x1, i64 %i
+  %x12 = load float, ptr %18, align 4, !llvm.access.group !0
   %s = call float @calcjit_op_Add(float %x01, float %x12)
-  %13 = getelementptr inbounds float, ptr %x2, i64 %i
-  %x23 = load float, ptr %13, align 4, !llvm.access.group !0
+  %19 = getelementptr inbounds float, ptr %x2, i64 %i
+  %x23 = load float, ptr %19, align 4, !llvm.access.group !0
   %s4 = call float @calcjit_op_Add(float %s, float %x23)
-  %14 = getelementptr inbounds float, ptr %x3, i64 %i
-  %x35 = load float, ptr %14, align 4, !llvm.access.group !0
+  %20 = getelementptr inbounds float, ptr %x3, i64 %i
+  %x35 = load float, ptr %20, align 4, !llvm.access.group !0
   %s6 = call float @calcjit_op_Add(float %s4, float %x35)
-  %15 = getelementptr inbounds float, ptr %x4, i64 %i
-  %x47 = load float, ptr %15, align 4, !llvm.access.group !0
+  %21 = getelementptr inbounds float, ptr %x4, i64 %i
+  %x47 = load float, ptr %21, align 4, !llvm.access.group !0
   %s8 = call float @calcjit_op_Add(float %s6, float %x47)
-  %16 = getelementptr inbounds float, ptr %x5, i64 %i
-  %x59 = load float, ptr %16, align 4, !llvm.access.group !0
+  %22 = getelementptr inbounds float, ptr %x5, i64 %i
+  %x59 = load float, ptr %22, align 4, !llvm.access.group !0
   %s10 = call float @calcjit_op_Add(float %s8, float %x59)
-  %17 = getelementptr inbounds float, ptr %x6, i64 %i
-  %x611 = load float, ptr %17, align 4, !llvm.access.group !0
+  %23 = getelementptr inbounds float, ptr %x6, i64 %i
+  %x611 = load float, ptr %23, align 4, !llvm.access.group !0
   %s12 = call float @calcjit_op_Add(float %s10, float %x611)
-  %18 = getelementptr inbounds float, ptr %x7, i64 %i
-  %x713 = load float, ptr %18, align 4, !llvm.access.group !0
+  %24 = getelementptr inbounds float, ptr %x7, i64 %i
+  %x713 = load float, ptr %24, align 4, !llvm.access.group !0
   %s14 = call float @calcjit_op_Add(float %s12, float %x713)
-  %19 = getelementptr inbounds float, ptr %x8, i64 %i
-  %x815 = load float, ptr %19, align 4, !llvm.access.group !0
+  %25 = getelementptr inbounds float, ptr %x8, i64 %i
+  %x815 = load float, ptr %25, align 4, !llvm.access.group !0
   %s16 = call float @calcjit_op_Add(float %s14, float %x815)
-  %20 = getelementptr inbounds float, ptr %x9, i64 %i
-  %x917 = load float, ptr %20, align 4, !llvm.access.group !0
+  %26 = getelementptr inbounds float, ptr %x9, i64 %i
+  %x917 = load float, ptr %26, align 4, !llvm.access.group !0
   %s18 = call float @calcjit_op_Add(float %s16, float %x917)
   %canonical = call float @calcjit_canonicalize(float %s18)
-  %21 = getelementptr inbounds float, ptr %out.s, i64 %i
-  store float %canonical, ptr %21, align 4, !llvm.access.group !0
-  %next = add nuw nsw i64 %i, 1
-  %last = icmp eq i64 %next, %count
-  br i1 %last, label %done, label %items, !llvm.loop !1
+  %27 = getelementptr inbounds float, ptr %out.s, i64 %i
+  store float %canonical, ptr %27, align 4, !llvm.access.group !0
+  %next = add nuw nsw i64 %j, 1
+  %28 = icmp eq i64 %next, %length
+  br i1 %28, label %stage0.done, label %stage0, !llvm.loop !1
 
-done:                                             ; preds = %items, %entry
-  ret void
+stage0.done:                                      ; preds = %stage0
+  %end = add nuw nsw i64 %block, %length
+  %29 = icmp uge i64 %end, %n
+  br i1 %29, label %done, label %items
 }
 
 declare float @calcjit_op_Add(float, float)

@@ -18,7 +18,7 @@ source_filename = "calcjit.s"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; Function Attrs: nofree norecurse nosync nounwind memory(readwrite, inaccessiblemem: none)
+; Function Attrs: nofree nosync nounwind memory(readwrite, inaccessiblemem: none)
 define void @calcjit.s(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture readnone %stage) local_unnamed_addr #0 {
 entry:
   %x0 = load ptr, ptr %reads, align 8
@@ -41,54 +41,78 @@ entry:
   %8 = getelementptr inbounds ptr, ptr %reads, i64 9
   %x9 = load ptr, ptr %8, align 8
   %out.s = load ptr, ptr %writes, align 8
-  %count = and i64 %n, -16
-  %empty = icmp eq i64 %count, 0
-  br i1 %empty, label %done, label %vector.body
+  %short = icmp ult i64 %n, 16
+  br i1 %short, label %done, label %items
 
-vector.body:                                      ; preds = %entry, %vector.body
-  %index = phi i64 [ %index.next, %vector.body ], [ 0, %entry ]
-  %9 = getelementptr inbounds float, ptr %x0, i64 %index
-  %wide.load = load <8 x float>, ptr %9, align 4, !llvm.access.group !5
-  %10 = getelementptr inbounds float, ptr %x1, i64 %index
-  %wide.load19 = load <8 x float>, ptr %10, align 4, !llvm.access.group !5
-  %11 = fadd <8 x float> %wide.load, %wide.load19
-  %12 = getelementptr inbounds float, ptr %x2, i64 %index
-  %wide.load20 = load <8 x float>, ptr %12, align 4, !llvm.access.group !5
-  %13 = fadd <8 x float> %11, %wide.load20
-  %14 = getelementptr inbounds float, ptr %x3, i64 %index
-  %wide.load21 = load <8 x float>, ptr %14, align 4, !llvm.access.group !5
-  %15 = fadd <8 x float> %13, %wide.load21
-  %16 = getelementptr inbounds float, ptr %x4, i64 %index
-  %wide.load22 = load <8 x float>, ptr %16, align 4, !llvm.access.group !5
-  %17 = fadd <8 x float> %15, %wide.load22
-  %18 = getelementptr inbounds float, ptr %x5, i64 %index
-  %wide.load23 = load <8 x float>, ptr %18, align 4, !llvm.access.group !5
-  %19 = fadd <8 x float> %17, %wide.load23
-  %20 = getelementptr inbounds float, ptr %x6, i64 %index
-  %wide.load24 = load <8 x float>, ptr %20, align 4, !llvm.access.group !5
-  %21 = fadd <8 x float> %19, %wide.load24
-  %22 = getelementptr inbounds float, ptr %x7, i64 %index
-  %wide.load25 = load <8 x float>, ptr %22, align 4, !llvm.access.group !5
-  %23 = fadd <8 x float> %21, %wide.load25
-  %24 = getelementptr inbounds float, ptr %x8, i64 %index
-  %wide.load26 = load <8 x float>, ptr %24, align 4, !llvm.access.group !5
-  %25 = fadd <8 x float> %23, %wide.load26
-  %26 = getelementptr inbounds float, ptr %x9, i64 %index
-  %wide.load27 = load <8 x float>, ptr %26, align 4, !llvm.access.group !5
-  %27 = fadd <8 x float> %25, %wide.load27
-  %28 = fcmp uno <8 x float> %27, zeroinitializer
-  %29 = select <8 x i1> %28, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %27
-  %30 = getelementptr inbounds float, ptr %out.s, i64 %index
-  store <8 x float> %29, ptr %30, align 4, !llvm.access.group !5
+items:                                            ; preds = %entry, %stage0.done
+  %from = phi i64 [ %end, %stage0.done ], [ 0, %entry ]
+  %rest = sub nuw nsw i64 %n, %from
+  %9 = add nuw nsw i64 %rest, 15
+  %10 = and i64 %9, -16
+  %up = tail call i64 @llvm.umin.i64(i64 %10, i64 512)
+  %fits.not = icmp ugt i64 %up, %n
+  %back = sub nuw nsw i64 %n, %up
+  %11 = tail call i64 @llvm.umin.i64(i64 %back, i64 %from)
+  %block = select i1 %fits.not, i64 %from, i64 %11
+  %12 = select i1 %fits.not, i64 %rest, i64 %up
+  %length = and i64 %12, -16
+  %no.items = icmp eq i64 %length, 0
+  br i1 %no.items, label %done, label %vector.body
+
+vector.body:                                      ; preds = %items, %vector.body
+  %index = phi i64 [ %index.next, %vector.body ], [ 0, %items ]
+  %13 = add nuw nsw i64 %index, %block
+  %14 = getelementptr inbounds float, ptr %x0, i64 %13
+  %wide.load = load <8 x float>, ptr %14, align 4, !llvm.access.group !5
+  %15 = getelementptr inbounds float, ptr %x1, i64 %13
+  %wide.load19 = load <8 x float>, ptr %15, align 4, !llvm.access.group !5
+  %16 = fadd <8 x float> %wide.load, %wide.load19
+  %17 = getelementptr inbounds float, ptr %x2, i64 %13
+  %wide.load20 = load <8 x float>, ptr %17, align 4, !llvm.access.group !5
+  %18 = fadd <8 x float> %16, %wide.load20
+  %19 = getelementptr inbounds float, ptr %x3, i64 %13
+  %wide.load21 = load <8 x float>, ptr %19, align 4, !llvm.access.group !5
+  %20 = fadd <8 x float> %18, %wide.load21
+  %21 = getelementptr inbounds float, ptr %x4, i64 %13
+  %wide.load22 = load <8 x float>, ptr %21, align 4, !llvm.access.group !5
+  %22 = fadd <8 x float> %20, %wide.load22
+  %23 = getelementptr inbounds float, ptr %x5, i64 %13
+  %wide.load23 = load <8 x float>, ptr %23, align 4, !llvm.access.group !5
+  %24 = fadd <8 x float> %22, %wide.load23
+  %25 = getelementptr inbounds float, ptr %x6, i64 %13
+  %wide.load24 = load <8 x float>, ptr %25, align 4, !llvm.access.group !5
+  %26 = fadd <8 x float> %24, %wide.load24
+  %27 = getelementptr inbounds float, ptr %x7, i64 %13
+  %wide.load25 = load <8 x float>, ptr %27, align 4, !llvm.access.group !5
+  %28 = fadd <8 x float> %26, %wide.load25
+  %29 = getelementptr inbounds float, ptr %x8, i64 %13
+  %wide.load26 = load <8 x float>, ptr %29, align 4, !llvm.access.group !5
+  %30 = fadd <8 x float> %28, %wide.load26
+  %31 = getelementptr inbounds float, ptr %x9, i64 %13
+  %wide.load27 = load <8 x float>, ptr %31, align 4, !llvm.access.group !5
+  %32 = fadd <8 x float> %30, %wide.load27
+  %33 = fcmp uno <8 x float> %32, zeroinitializer
+  %34 = select <8 x i1> %33, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %32
+  %35 = getelementptr inbounds float, ptr %out.s, i64 %13
+  store <8 x float> %34, ptr %35, align 4, !llvm.access.group !5
   %index.next = add nuw i64 %index, 8
-  %31 = icmp eq i64 %index.next, %count
-  br i1 %31, label %done, label %vector.body, !llvm.loop !6
+  %36 = icmp eq i64 %index.next, %length
+  br i1 %36, label %stage0.done, label %vector.body, !llvm.loop !6
 
-done:                                             ; preds = %vector.body, %entry
+done:                                             ; preds = %stage0.done, %items, %entry
   ret void
+
+stage0.done:                                      ; preds = %vector.body
+  %end = add nuw nsw i64 %block, %length
+  %.not = icmp ult i64 %end, %n
+  br i1 %.not, label %items, label %done
 }
 
-attributes #0 = { nofree norecurse nosync nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+; Function Attrs: nocallback nofree nosync nounwind speculatable willreturn memory(none)
+declare i64 @llvm.umin.i64(i64, i64) #1
+
+attributes #0 = { nofree nosync nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+attributes #1 = { nocallback nofree nosync nounwind speculatable willreturn memory(none) }
 
 !llvm.linker.options = !{}
 !llvm.ident = !{!0}

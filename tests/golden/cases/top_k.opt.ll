@@ -27,7 +27,7 @@ source_filename = "calcjit.cheapest..kept"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; Function Attrs: nofree norecurse nosync nounwind memory(readwrite, inaccessiblemem: none)
+; Function Attrs: nofree nosync nounwind memory(readwrite, inaccessiblemem: none)
 define void @calcjit.cheapest..kept(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture readnone %stage) local_unnamed_addr #0 {
 entry:
   %price = load ptr, ptr %reads, align 8
@@ -38,35 +38,59 @@ entry:
   %out.under5 = load ptr, ptr %1, align 8
   %2 = getelementptr inbounds ptr, ptr %writes, i64 2
   %out.kept = load ptr, ptr %2, align 8
-  %count = and i64 %n, -16
-  %empty = icmp eq i64 %count, 0
-  br i1 %empty, label %done, label %vector.body
+  %short = icmp ult i64 %n, 16
+  br i1 %short, label %done, label %items
 
-vector.body:                                      ; preds = %entry, %vector.body
-  %index = phi i64 [ %index.next, %vector.body ], [ 0, %entry ]
-  %3 = getelementptr inbounds float, ptr %price, i64 %index
-  %wide.load = load <8 x float>, ptr %3, align 4, !llvm.access.group !5
-  %4 = bitcast <8 x float> %wide.load to <8 x i32>
-  %5 = xor <8 x i32> %4, <i32 -2147483648, i32 -2147483648, i32 -2147483648, i32 -2147483648, i32 -2147483648, i32 -2147483648, i32 -2147483648, i32 -2147483648>
-  %6 = getelementptr inbounds float, ptr %out.cheapest, i64 %index
-  store <8 x i32> %5, ptr %6, align 4, !llvm.access.group !5
-  %7 = getelementptr inbounds float, ptr %rating, i64 %index
-  %wide.load3 = load <8 x float>, ptr %7, align 4, !llvm.access.group !5
-  %8 = fmul <8 x float> %wide.load, %wide.load3
-  %9 = getelementptr inbounds float, ptr %out.under5, i64 %index
-  store <8 x float> %8, ptr %9, align 4, !llvm.access.group !5
-  %10 = fsub <8 x float> %wide.load3, %wide.load
-  %11 = getelementptr inbounds float, ptr %out.kept, i64 %index
-  store <8 x float> %10, ptr %11, align 4, !llvm.access.group !5
+items:                                            ; preds = %entry, %stage0.done
+  %from = phi i64 [ %end, %stage0.done ], [ 0, %entry ]
+  %rest = sub nuw nsw i64 %n, %from
+  %3 = add nuw nsw i64 %rest, 15
+  %4 = and i64 %3, -16
+  %up = tail call i64 @llvm.umin.i64(i64 %4, i64 512)
+  %fits.not = icmp ugt i64 %up, %n
+  %back = sub nuw nsw i64 %n, %up
+  %5 = tail call i64 @llvm.umin.i64(i64 %back, i64 %from)
+  %block = select i1 %fits.not, i64 %from, i64 %5
+  %6 = select i1 %fits.not, i64 %rest, i64 %up
+  %length = and i64 %6, -16
+  %no.items = icmp eq i64 %length, 0
+  br i1 %no.items, label %done, label %vector.body
+
+vector.body:                                      ; preds = %items, %vector.body
+  %index = phi i64 [ %index.next, %vector.body ], [ 0, %items ]
+  %7 = add nuw nsw i64 %index, %block
+  %8 = getelementptr inbounds float, ptr %price, i64 %7
+  %wide.load = load <8 x float>, ptr %8, align 4, !llvm.access.group !5
+  %9 = bitcast <8 x float> %wide.load to <8 x i32>
+  %10 = xor <8 x i32> %9, <i32 -2147483648, i32 -2147483648, i32 -2147483648, i32 -2147483648, i32 -2147483648, i32 -2147483648, i32 -2147483648, i32 -2147483648>
+  %11 = getelementptr inbounds float, ptr %out.cheapest, i64 %7
+  store <8 x i32> %10, ptr %11, align 4, !llvm.access.group !5
+  %12 = getelementptr inbounds float, ptr %rating, i64 %7
+  %wide.load3 = load <8 x float>, ptr %12, align 4, !llvm.access.group !5
+  %13 = fmul <8 x float> %wide.load, %wide.load3
+  %14 = getelementptr inbounds float, ptr %out.under5, i64 %7
+  store <8 x float> %13, ptr %14, align 4, !llvm.access.group !5
+  %15 = fsub <8 x float> %wide.load3, %wide.load
+  %16 = getelementptr inbounds float, ptr %out.kept, i64 %7
+  store <8 x float> %15, ptr %16, align 4, !llvm.access.group !5
   %index.next = add nuw i64 %index, 8
-  %12 = icmp eq i64 %index.next, %count
-  br i1 %12, label %done, label %vector.body, !llvm.loop !6
+  %17 = icmp eq i64 %index.next, %length
+  br i1 %17, label %stage0.done, label %vector.body, !llvm.loop !6
 
-done:                                             ; preds = %vector.body, %entry
+done:                                             ; preds = %stage0.done, %items, %entry
   ret void
+
+stage0.done:                                      ; preds = %vector.body
+  %end = add nuw nsw i64 %block, %length
+  %.not = icmp ult i64 %end, %n
+  br i1 %.not, label %items, label %done
 }
 
-attributes #0 = { nofree norecurse nosync nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+; Function Attrs: nocallback nofree nosync nounwind speculatable willreturn memory(none)
+declare i64 @llvm.umin.i64(i64, i64) #1
+
+attributes #0 = { nofree nosync nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+attributes #1 = { nocallback nofree nosync nounwind speculatable willreturn memory(none) }
 
 !llvm.linker.options = !{}
 !llvm.ident = !{!0}
@@ -89,35 +113,59 @@ source_filename = "calcjit.kept"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; Function Attrs: nofree norecurse nosync nounwind memory(readwrite, inaccessiblemem: none)
+; Function Attrs: nofree nosync nounwind memory(readwrite, inaccessiblemem: none)
 define void @calcjit.kept(ptr noalias nocapture readonly %reads, ptr noalias nocapture readonly %scalars, ptr noalias nocapture readonly %writes, i64 %n, ptr noalias nocapture readnone %stage) local_unnamed_addr #0 {
 entry:
   %kept = load ptr, ptr %reads, align 8
   %out.kept = load ptr, ptr %writes, align 8
-  %count = and i64 %n, -16
-  %empty = icmp eq i64 %count, 0
-  br i1 %empty, label %done, label %vector.body
+  %short = icmp ult i64 %n, 16
+  br i1 %short, label %done, label %items
 
-vector.body:                                      ; preds = %entry, %vector.body
-  %index = phi i64 [ %index.next, %vector.body ], [ 0, %entry ]
-  %0 = getelementptr inbounds float, ptr %kept, i64 %index
-  %wide.load = load <8 x float>, ptr %0, align 4, !llvm.access.group !5
-  %1 = fcmp olt <8 x float> %wide.load, <float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00>
-  %2 = select <8 x i1> %1, <8 x float> <float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00>, <8 x float> zeroinitializer
-  %3 = fadd <8 x float> %wide.load, %2
-  %4 = fcmp uno <8 x float> %3, zeroinitializer
-  %5 = select <8 x i1> %4, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %3
-  %6 = getelementptr inbounds float, ptr %out.kept, i64 %index
-  store <8 x float> %5, ptr %6, align 4, !llvm.access.group !5
+items:                                            ; preds = %entry, %stage0.done
+  %from = phi i64 [ %end, %stage0.done ], [ 0, %entry ]
+  %rest = sub nuw nsw i64 %n, %from
+  %0 = add nuw nsw i64 %rest, 15
+  %1 = and i64 %0, -16
+  %up = tail call i64 @llvm.umin.i64(i64 %1, i64 512)
+  %fits.not = icmp ugt i64 %up, %n
+  %back = sub nuw nsw i64 %n, %up
+  %2 = tail call i64 @llvm.umin.i64(i64 %back, i64 %from)
+  %block = select i1 %fits.not, i64 %from, i64 %2
+  %3 = select i1 %fits.not, i64 %rest, i64 %up
+  %length = and i64 %3, -16
+  %no.items = icmp eq i64 %length, 0
+  br i1 %no.items, label %done, label %vector.body
+
+vector.body:                                      ; preds = %items, %vector.body
+  %index = phi i64 [ %index.next, %vector.body ], [ 0, %items ]
+  %4 = add nuw nsw i64 %index, %block
+  %5 = getelementptr inbounds float, ptr %kept, i64 %4
+  %wide.load = load <8 x float>, ptr %5, align 4, !llvm.access.group !5
+  %6 = fcmp olt <8 x float> %wide.load, <float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00, float 3.000000e+00>
+  %7 = select <8 x i1> %6, <8 x float> <float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00, float 1.000000e+00>, <8 x float> zeroinitializer
+  %8 = fadd <8 x float> %wide.load, %7
+  %9 = fcmp uno <8 x float> %8, zeroinitializer
+  %10 = select <8 x i1> %9, <8 x float> <float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000, float 0x7FF8000000000000>, <8 x float> %8
+  %11 = getelementptr inbounds float, ptr %out.kept, i64 %4
+  store <8 x float> %10, ptr %11, align 4, !llvm.access.group !5
   %index.next = add nuw i64 %index, 8
-  %7 = icmp eq i64 %index.next, %count
-  br i1 %7, label %done, label %vector.body, !llvm.loop !6
+  %12 = icmp eq i64 %index.next, %length
+  br i1 %12, label %stage0.done, label %vector.body, !llvm.loop !6
 
-done:                                             ; preds = %vector.body, %entry
+done:                                             ; preds = %stage0.done, %items, %entry
   ret void
+
+stage0.done:                                      ; preds = %vector.body
+  %end = add nuw nsw i64 %block, %length
+  %.not = icmp ult i64 %end, %n
+  br i1 %.not, label %items, label %done
 }
 
-attributes #0 = { nofree norecurse nosync nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+; Function Attrs: nocallback nofree nosync nounwind speculatable willreturn memory(none)
+declare i64 @llvm.umin.i64(i64, i64) #1
+
+attributes #0 = { nofree nosync nounwind memory(readwrite, inaccessiblemem: none) "target-cpu"="x86-64-v3" }
+attributes #1 = { nocallback nofree nosync nounwind speculatable willreturn memory(none) }
 
 !llvm.linker.options = !{}
 !llvm.ident = !{!0}

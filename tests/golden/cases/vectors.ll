@@ -29,28 +29,53 @@ entry:
   %blend = load float, ptr %2, align 4
   %3 = getelementptr inbounds ptr, ptr %writes, i64 0
   %out.blend = load ptr, ptr %3, align 8
-  %count = and i64 %n, -16
-  %empty = icmp eq i64 %count, 0
-  br i1 %empty, label %done, label %items
+  %short = icmp ult i64 %n, 16
+  br i1 %short, label %done, label %items
 
-items:                                            ; preds = %items, %entry
-  %i = phi i64 [ 0, %entry ], [ %next, %items ]
-  %4 = getelementptr inbounds float, ptr %distance, i64 %i
-  %distance1 = load float, ptr %4, align 4, !llvm.access.group !0
+items:                                            ; preds = %stage0.done, %entry
+  %from = phi i64 [ 0, %entry ], [ %end, %stage0.done ]
+  %rest = sub nuw nsw i64 %n, %from
+  %4 = add nuw nsw i64 %rest, 15
+  %5 = and i64 %4, -16
+  %6 = icmp ult i64 %5, 512
+  %up = select i1 %6, i64 %5, i64 512
+  %fits = icmp ule i64 %up, %n
+  %back = sub nuw nsw i64 %n, %up
+  %7 = icmp ult i64 %back, %from
+  %8 = select i1 %7, i64 %back, i64 %from
+  %block = select i1 %fits, i64 %8, i64 %from
+  %9 = select i1 %fits, i64 %up, i64 %rest
+  %length = and i64 %9, -16
+  %no.items = icmp eq i64 %length, 0
+  br i1 %no.items, label %done, label %block.body
+
+done:                                             ; preds = %stage0.done, %items, %entry
+  ret void
+
+block.body:                                       ; preds = %items
+  br label %stage0
+
+stage0:                                           ; preds = %stage0, %block.body
+  %j = phi i64 [ 0, %block.body ], [ %next, %stage0 ]
+  %i = add nuw nsw i64 %block, %j
+  %10 = getelementptr inbounds float, ptr %distance, i64 %i
+  %distance1 = load float, ptr %10, align 4, !llvm.access.group !0
   %blend2 = call float @calcjit_op_Add(float %distance1, float 1.000000e+00)
-  %5 = getelementptr inbounds float, ptr %similarity, i64 %i
-  %similarity3 = load float, ptr %5, align 4, !llvm.access.group !0
+  %11 = getelementptr inbounds float, ptr %similarity, i64 %i
+  %similarity3 = load float, ptr %11, align 4, !llvm.access.group !0
   %blend4 = call float @calcjit_op_Div(float %similarity3, float %blend2)
   %blend5 = call float @calcjit_op_Add(float %blend4, float %blend)
   %canonical = call float @calcjit_canonicalize(float %blend5)
-  %6 = getelementptr inbounds float, ptr %out.blend, i64 %i
-  store float %canonical, ptr %6, align 4, !llvm.access.group !0
-  %next = add nuw nsw i64 %i, 1
-  %last = icmp eq i64 %next, %count
-  br i1 %last, label %done, label %items, !llvm.loop !1
+  %12 = getelementptr inbounds float, ptr %out.blend, i64 %i
+  store float %canonical, ptr %12, align 4, !llvm.access.group !0
+  %next = add nuw nsw i64 %j, 1
+  %13 = icmp eq i64 %next, %length
+  br i1 %13, label %stage0.done, label %stage0, !llvm.loop !1
 
-done:                                             ; preds = %items, %entry
-  ret void
+stage0.done:                                      ; preds = %stage0
+  %end = add nuw nsw i64 %block, %length
+  %14 = icmp uge i64 %end, %n
+  br i1 %14, label %done, label %items
 }
 
 declare float @calcjit_op_Add(float, float)
