@@ -360,29 +360,27 @@ class PieceGenerator {
         stack.pop_back();
         continue;
       }
-      const program::RegionNode& node = piece_.nodes[index];
       const std::size_t pending = stack.size();
       // Pushed last to first, so that operands are emitted in their order.
-      for (std::uint32_t o = node.operand_count; o-- > 0;) {
-        const RegionOperand& operand = piece_.operands[node.first_operand + o];
-        if (operand.kind == RegionOperand::Kind::kNode && values_[operand.index] == nullptr &&
-            Here(operand.index)) {
-          stack.push_back(operand.index);
+      const std::span<const RegionOperand> operands = piece_.OperandsOf(index);
+      for (auto operand = operands.rbegin(); operand != operands.rend(); ++operand) {
+        if (operand->kind == RegionOperand::Kind::kNode && values_[operand->index] == nullptr &&
+            Here(operand->index)) {
+          stack.push_back(operand->index);
         }
       }
       if (stack.size() == pending) {
-        values_[index] = Emit(node);
+        values_[index] = Emit(index);
         stack.pop_back();
       }
     }
     return values_[root];
   }
 
-  llvm::Value* Emit(const program::RegionNode& node) {
+  llvm::Value* Emit(std::uint32_t v) {
+    const program::RegionNode& node = piece_.nodes[v];
     std::vector<llvm::Value*> operands;
-    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
-      operands.push_back(Operand(piece_.operands[node.first_operand + o]));
-    }
+    for (const RegionOperand& operand : piece_.OperandsOf(v)) operands.push_back(Operand(operand));
     if (node.op == ir::Op::kConstant) return operands[0];
     if (HasVectorKernel(node.op)) return CallVectorKernel(node.op, operands, ValueName(node.name));
     return Call("calcjit_op_" + std::string(ir::Info(node.op).name), operands,

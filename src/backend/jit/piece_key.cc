@@ -27,12 +27,12 @@ std::string PieceKey(const program::Region& piece, std::string_view target) {
   Put(key, static_cast<std::uint32_t>(piece.scalars.size()));
   for (const std::string& name : piece.scalar_names) Put(key, name);
   Put(key, static_cast<std::uint32_t>(piece.nodes.size()));
-  for (const program::RegionNode& node : piece.nodes) {
+  for (std::uint32_t v = 0; v < piece.nodes.size(); ++v) {
+    const program::RegionNode& node = piece.nodes[v];
     Put(key, static_cast<std::uint32_t>(node.op));
     Put(key, node.name);
     Put(key, node.operand_count);
-    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
-      const program::RegionOperand& operand = piece.operands[node.first_operand + o];
+    for (const program::RegionOperand& operand : piece.OperandsOf(v)) {
       Put(key, static_cast<std::uint32_t>(operand.kind));
       Put(key, operand.kind == program::RegionOperand::Kind::kConstant
                    ? std::bit_cast<std::uint32_t>(operand.constant)

@@ -31,7 +31,9 @@
 
 namespace calcjit::jit {
 
-// Items per block of a staged piece (a multiple of the 16-item chunk).
+// Items per block (a multiple of the 16-item chunk). Every piece runs in
+// blocks (codegen.cc), a staged one with one loop per stage in each; its
+// buffers hold one block.
 // Smaller blocks, sized so that a piece's buffers stay in L1, were measured
 // and not kept: they cost the large set up to 1.4x at 10,000 items and
 // gained nothing beyond noise elsewhere (docs/PERFORMANCE.md, run U6).

@@ -107,11 +107,13 @@ std::string RegionOperandText(const Region& region, const RegionOperand& operand
 std::string RegionText(const Region& region) {
   std::string out = "  region '" + region.name + "': " + std::to_string(region.nodes.size()) +
                     " nodes, for each item i:\n";
-  for (std::size_t k = 0; k < region.nodes.size(); ++k) {
+  for (std::uint32_t k = 0; k < region.nodes.size(); ++k) {
     const RegionNode& node = region.nodes[k];
     out += "    v" + std::to_string(k) + " = " + OpName(node.op);
-    for (std::uint32_t o = 0; o < node.operand_count; ++o) {
-      out += (o ? ", " : " ") + RegionOperandText(region, region.operands[node.first_operand + o]);
+    const char* separator = " ";
+    for (const RegionOperand& operand : region.OperandsOf(k)) {
+      out += separator + RegionOperandText(region, operand);
+      separator = ", ";
     }
     out += "   ; %" + std::to_string(node.value) + "\n";
   }

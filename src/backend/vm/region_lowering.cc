@@ -32,7 +32,7 @@ class Lowering {
 
  private:
   const RegionOperand& OperandOf(std::uint32_t node, std::uint32_t o) const {
-    return region_.operands[region_.nodes[node].first_operand + o];
+    return region_.OperandsOf(node)[o];
   }
   // The local node an operand is, or kNoNode for a read, scalar or constant.
   std::uint32_t NodeOf(std::uint32_t node, std::uint32_t o) const {
