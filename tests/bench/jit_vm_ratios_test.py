@@ -20,6 +20,17 @@ def iteration(name, repetition, time):
             "cpu_time": time}
 
 
+def run_script(benchmarks):
+    """The script's output on a run of these benchmark entries."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump({"benchmarks": benchmarks}, f)
+    try:
+        return subprocess.run([sys.executable, SCRIPT, f.name], check=True, capture_output=True,
+                              text=True).stdout
+    finally:
+        os.unlink(f.name)
+
+
 def main():
     # The JIT's repetitions 2-4 and the VM's 3-4 ran while the other core was
     # busy (3x slower); the VM's repetition 2 just before that started.
@@ -29,26 +40,14 @@ def main():
     for k in range(5):
         benchmarks.append(iteration("BM_Large/jit/10000", k, jit[k]))
         benchmarks.append(iteration("BM_Large/vm/10000", k, vm[k]))
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump({"benchmarks": benchmarks}, f)
-    try:
-        out = subprocess.run([sys.executable, SCRIPT, f.name], check=True, capture_output=True,
-                             text=True).stdout
-    finally:
-        os.unlink(f.name)
+    out = run_script(benchmarks)
     separate, paired = out.split("median of the paired ratios")
     # Separate: 2.7 / 1.0; paired: median(0.9, 0.9, 2.7, 0.9, 0.9).
     assert "| large set |  |  | **2.700** |" in separate, out
     assert "| large set |  |  | 0.900 |" in paired, out
     # A ratio above 1 is bold.
     benchmarks = [iteration("BM_Qux/jit/100", 0, 1.2), iteration("BM_Qux/vm/100", 0, 1.0)]
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump({"benchmarks": benchmarks}, f)
-    try:
-        out = subprocess.run([sys.executable, SCRIPT, f.name], check=True, capture_output=True,
-                             text=True).stdout
-    finally:
-        os.unlink(f.name)
+    out = run_script(benchmarks)
     assert "| qux | **1.200** |  |  |" in out, out
     assert "jit: worst repetition 1.00x its median" in out, out
     print("ok")
